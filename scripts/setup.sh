@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Prepares a fresh Debian 12 machine (run as root) to build and test isulats. Idempotent and
+# non-interactive; needs no network but the Debian and npm registries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+
+PACKAGES=(
+  runc conmon containernetworking-plugins iptables docker-registry containerd skopeo umoci
+  busybox-static attr zstd jq hyperfine gcc g++ make python3 libc6-dev iproute2 util-linux
+  procps openssl
+)
+
+log() { printf '[setup] %s\n' "$*"; }
+
+missing_packages() {
+  local pkg
+  for pkg in "${PACKAGES[@]}"; do
+    if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]]; then
+      printf '%s\n' "$pkg"
+    fi
+  done
+}
+
+install_packages() {
+  local missing
+  mapfile -t missing < <(missing_packages)
+  if ((${#missing[@]} == 0)); then
+    log "Debian packages: all present"
+    return
+  fi
+  log "Debian packages to install: ${missing[*]}"
+  # Keep the packages' own services (containerd, docker-registry on :5000) from being started:
+  # the test rig runs private instances and must not depend on or collide with system ones.
+  local policy=/usr/sbin/policy-rc.d added_policy=0
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    added_policy=1
+  fi
+  local attempt ok=0
+  for attempt in 1 2 3; do
+    if apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+      ok=1
+      break
+    fi
+    log "apt attempt $attempt failed; retrying"
+    sleep $((attempt * 5))
+  done
+  if ((added_policy)); then rm -f "$policy"; fi
+  if ((!ok)); then
+    log "could not install: ${missing[*]}"
+    exit 1
+  fi
+}
+
+install_node_modules() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    log "node and npm (Node.js >= 20) must be on PATH"
+    exit 1
+  fi
+  # Skip a reinstall when package.json and the lock file are unchanged since the last one.
+  local stamp=node_modules/.isulats-setup-stamp want
+  want=$(cat package.json package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1)
+  if [[ -f $stamp && "$(cat "$stamp")" == "$want" ]]; then
+    log "node_modules: up to date"
+    return
+  fi
+  if [[ -f package-lock.json ]]; then
+    if ! npm ci --no-audit --no-fund; then
+      # A lock file out of step with package.json should be fixed in the repo; meanwhile keep going.
+      log "WARNING: npm ci failed (package-lock.json out of sync?); falling back to npm install"
+      npm install --no-audit --no-fund
+    fi
+  else
+    npm install --no-audit --no-fund
+  fi
+  printf '%s\n' "$want" >"$stamp"
+}
+
+build() {
+  if node -e 'process.exit(require("./package.json").scripts?.build ? 0 : 1)'; then
+    log "building"
+    npm run --silent build
+  fi
+}
+
+install_packages
+install_node_modules
+build
+log "done"

@@ -1,0 +1,10 @@
+// Original file: proto/nri/api.proto
+
+
+export interface CompoundFieldOwners {
+  'owners'?: ({[key: string]: string});
+}
+
+export interface CompoundFieldOwners__Output {
+  'owners': ({[key: string]: string});
+}

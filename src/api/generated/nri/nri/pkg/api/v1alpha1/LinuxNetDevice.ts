@@ -1,0 +1,10 @@
+// Original file: proto/nri/api.proto
+
+
+export interface LinuxNetDevice {
+  'name'?: (string);
+}
+
+export interface LinuxNetDevice__Output {
+  'name': (string);
+}

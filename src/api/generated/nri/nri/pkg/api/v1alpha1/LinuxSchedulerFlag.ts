@@ -1,0 +1,29 @@
+// Original file: proto/nri/api.proto
+
+export const LinuxSchedulerFlag = {
+  SCHED_FLAG_RESET_ON_FORK: 'SCHED_FLAG_RESET_ON_FORK',
+  SCHED_FLAG_RECLAIM: 'SCHED_FLAG_RECLAIM',
+  SCHED_FLAG_DL_OVERRUN: 'SCHED_FLAG_DL_OVERRUN',
+  SCHED_FLAG_KEEP_POLICY: 'SCHED_FLAG_KEEP_POLICY',
+  SCHED_FLAG_KEEP_PARAMS: 'SCHED_FLAG_KEEP_PARAMS',
+  SCHED_FLAG_UTIL_CLAMP_MIN: 'SCHED_FLAG_UTIL_CLAMP_MIN',
+  SCHED_FLAG_UTIL_CLAMP_MAX: 'SCHED_FLAG_UTIL_CLAMP_MAX',
+} as const;
+
+export type LinuxSchedulerFlag =
+  | 'SCHED_FLAG_RESET_ON_FORK'
+  | 0
+  | 'SCHED_FLAG_RECLAIM'
+  | 1
+  | 'SCHED_FLAG_DL_OVERRUN'
+  | 2
+  | 'SCHED_FLAG_KEEP_POLICY'
+  | 3
+  | 'SCHED_FLAG_KEEP_PARAMS'
+  | 4
+  | 'SCHED_FLAG_UTIL_CLAMP_MIN'
+  | 5
+  | 'SCHED_FLAG_UTIL_CLAMP_MAX'
+  | 6
+
+export type LinuxSchedulerFlag__Output = typeof LinuxSchedulerFlag[keyof typeof LinuxSchedulerFlag]

@@ -1,0 +1,10 @@
+// Original file: proto/nri/api.proto
+
+
+export interface OptionalRepeatedString {
+  'value'?: (string)[];
+}
+
+export interface OptionalRepeatedString__Output {
+  'value': (string)[];
+}

@@ -1,0 +1,10 @@
+// Original file: proto/nri/api.proto
+
+
+export interface OptionalString {
+  'value'?: (string);
+}
+
+export interface OptionalString__Output {
+  'value': (string);
+}

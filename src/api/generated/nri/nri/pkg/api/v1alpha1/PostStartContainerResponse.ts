@@ -1,0 +1,8 @@
+// Original file: proto/nri/api.proto
+
+
+export interface PostStartContainerResponse {
+}
+
+export interface PostStartContainerResponse__Output {
+}

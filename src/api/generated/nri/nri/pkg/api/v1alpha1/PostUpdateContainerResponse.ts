@@ -1,0 +1,8 @@
+// Original file: proto/nri/api.proto
+
+
+export interface PostUpdateContainerResponse {
+}
+
+export interface PostUpdateContainerResponse__Output {
+}

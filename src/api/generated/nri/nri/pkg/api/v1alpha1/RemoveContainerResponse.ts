@@ -1,0 +1,8 @@
+// Original file: proto/nri/api.proto
+
+
+export interface RemoveContainerResponse {
+}
+
+export interface RemoveContainerResponse__Output {
+}

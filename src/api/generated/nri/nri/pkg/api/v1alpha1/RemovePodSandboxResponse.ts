@@ -1,0 +1,8 @@
+// Original file: proto/nri/api.proto
+
+
+export interface RemovePodSandboxResponse {
+}
+
+export interface RemovePodSandboxResponse__Output {
+}

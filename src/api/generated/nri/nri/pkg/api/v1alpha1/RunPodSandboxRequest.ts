@@ -1,0 +1,11 @@
+// Original file: proto/nri/api.proto
+
+import type { PodSandbox as _nri_pkg_api_v1alpha1_PodSandbox, PodSandbox__Output as _nri_pkg_api_v1alpha1_PodSandbox__Output } from '../../../../nri/pkg/api/v1alpha1/PodSandbox.js';
+
+export interface RunPodSandboxRequest {
+  'pod'?: (_nri_pkg_api_v1alpha1_PodSandbox | null);
+}
+
+export interface RunPodSandboxRequest__Output {
+  'pod': (_nri_pkg_api_v1alpha1_PodSandbox__Output | null);
+}

@@ -1,0 +1,8 @@
+// Original file: proto/nri/api.proto
+
+
+export interface RunPodSandboxResponse {
+}
+
+export interface RunPodSandboxResponse__Output {
+}

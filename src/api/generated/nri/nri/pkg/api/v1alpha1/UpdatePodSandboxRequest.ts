@@ -1,0 +1,16 @@
+// Original file: proto/nri/api.proto
+
+import type { PodSandbox as _nri_pkg_api_v1alpha1_PodSandbox, PodSandbox__Output as _nri_pkg_api_v1alpha1_PodSandbox__Output } from '../../../../nri/pkg/api/v1alpha1/PodSandbox.js';
+import type { LinuxResources as _nri_pkg_api_v1alpha1_LinuxResources, LinuxResources__Output as _nri_pkg_api_v1alpha1_LinuxResources__Output } from '../../../../nri/pkg/api/v1alpha1/LinuxResources.js';
+
+export interface UpdatePodSandboxRequest {
+  'pod'?: (_nri_pkg_api_v1alpha1_PodSandbox | null);
+  'overheadLinuxResources'?: (_nri_pkg_api_v1alpha1_LinuxResources | null);
+  'linuxResources'?: (_nri_pkg_api_v1alpha1_LinuxResources | null);
+}
+
+export interface UpdatePodSandboxRequest__Output {
+  'pod': (_nri_pkg_api_v1alpha1_PodSandbox__Output | null);
+  'overheadLinuxResources': (_nri_pkg_api_v1alpha1_LinuxResources__Output | null);
+  'linuxResources': (_nri_pkg_api_v1alpha1_LinuxResources__Output | null);
+}

@@ -1,0 +1,12 @@
+// Original file: proto/nri/api.proto
+
+
+export interface ValidateContainerAdjustmentResponse {
+  'reject'?: (boolean);
+  'reason'?: (string);
+}
+
+export interface ValidateContainerAdjustmentResponse__Output {
+  'reject': (boolean);
+  'reason': (string);
+}

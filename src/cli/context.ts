@@ -1,0 +1,102 @@
+// What a command's run() receives: parsed flags and args, the global options,
+// and a lazily opened backend (so `--help`-like paths never connect).
+import type { CriBackend } from '../client/backend.js';
+import type { ClientConfig } from '../client/config-file.js';
+import { parseDuration } from './duration.js';
+
+export interface GlobalOptions {
+  runtimeEndpoint?: string;
+  imageEndpoint?: string;
+  timeoutMs: number;
+  debug: boolean;
+  configPath?: string;
+  root?: string;
+  state?: string;
+  registryConfigDir?: string;
+}
+
+export interface CommandContext {
+  id: string;
+  flags: Record<string, any>;
+  args: Record<string, any>;
+  /** Positional arguments beyond the declared ones (non-strict commands), and pass-through argv. */
+  argv: string[];
+  globals: GlobalOptions;
+  config(): Promise<ClientConfig>;
+  backend(): Promise<CriBackend>;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  print(text: string): void;
+  debug(msg: string): void;
+  /** Closes the backend if one was opened. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 2000;
+
+export function makeContext(id: string, parsed: { flags: Record<string, any>; args: Record<string, any>; argv: string[] }): CommandContext {
+  const f = parsed.flags;
+  let configCache: Promise<ClientConfig> | undefined;
+  let backendCache: Promise<CriBackend> | undefined;
+  const globals: GlobalOptions = {
+    runtimeEndpoint: f['runtime-endpoint'],
+    imageEndpoint: f['image-endpoint'],
+    timeoutMs: f['global-timeout'] !== undefined ? parseDuration(f['global-timeout']) : -1,
+    debug: Boolean(f.debug),
+    configPath: f.config,
+    root: f.root,
+    state: f['engine-state'],
+    registryConfigDir: f['registry-config-dir'],
+  };
+  const debug = (msg: string) => {
+    if (globals.debug) process.stderr.write(`DEBU ${msg}\n`);
+  };
+  const config = () => {
+    configCache ??= (async () => {
+      const { configPath, readClientConfig } = await import('../client/config-file.js');
+      const where = configPath(globals.configPath);
+      const cfg = await readClientConfig(where.path, where.explicit);
+      if (globals.timeoutMs < 0) globals.timeoutMs = cfg.timeout ? cfg.timeout * 1000 : DEFAULT_TIMEOUT_MS;
+      if (cfg.debug && !f.debug) globals.debug = true;
+      return cfg;
+    })();
+    return configCache;
+  };
+  const backend = () => {
+    backendCache ??= (async () => {
+      const cfg = await config();
+      const { chooseBackend, openBackend } = await import('../client/resolve.js');
+      const choice = await chooseBackend({
+        runtimeEndpointFlag: globals.runtimeEndpoint,
+        imageEndpointFlag: globals.imageEndpoint,
+        config: cfg,
+        root: globals.root,
+        state: globals.state,
+      });
+      debug(`backend: ${choice.source}${choice.runtimeEndpoint ? ` ${choice.runtimeEndpoint}` : ''}`);
+      return openBackend(choice, { timeoutMs: globals.timeoutMs, root: globals.root, state: globals.state, registryConfigDir: globals.registryConfigDir, debug });
+    })();
+    return backendCache;
+  };
+  return {
+    id,
+    flags: f,
+    args: parsed.args,
+    argv: parsed.argv,
+    globals,
+    config,
+    backend,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    print: (text: string) => {
+      process.stdout.write(text);
+    },
+    debug,
+    close: async () => {
+      if (backendCache) await (await backendCache.catch(() => undefined))?.close();
+    },
+  };
+}
+

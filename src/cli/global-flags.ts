@@ -1,0 +1,92 @@
+// crictl's global flags. They may stand before the verb (`isulats -r EP pods`)
+// or after it. Before the verb, -i and -t are always the global ones; after the
+// verb a command's own short flags win (`exec -i -t`), so the global flag keeps
+// only its long name there. The global timeout is parsed as `global-timeout`
+// internally so that it never collides with a command's own --timeout.
+import * as Flags from '@oclif/core/flags';
+import type { FlagInput } from '@oclif/core/parser';
+
+interface GlobalFlagSpec {
+  name: string;
+  char?: string;
+  aliases?: string[];
+  takesValue: boolean;
+  description: string;
+  env?: string;
+}
+
+export const GLOBAL_FLAGS: GlobalFlagSpec[] = [
+  { name: 'runtime-endpoint', char: 'r', takesValue: true, description: 'Endpoint of the CRI runtime service (unix:///path or tcp://host:port)' },
+  { name: 'image-endpoint', char: 'i', takesValue: true, description: 'Endpoint of the CRI image service (defaults to the runtime endpoint)' },
+  { name: 'global-timeout', char: 't', aliases: ['timeout'], takesValue: true, description: 'Timeout of each connection and RPC, e.g. 2s, 500ms (default 2s)' },
+  { name: 'debug', char: 'D', takesValue: false, description: 'Enable debug output' },
+  { name: 'config', char: 'c', takesValue: true, description: 'Client config file (default /etc/isulats/isulats.yaml, or $CRI_CONFIG_FILE)' },
+  { name: 'root', takesValue: true, description: 'Embedded engine root directory (default /var/lib/isulats)' },
+  { name: 'engine-state', aliases: ['state'], takesValue: true, description: 'Embedded engine state directory (default /run/isulats); --state before the command' },
+  { name: 'registry-config-dir', takesValue: true, description: "Directory of per-registry hosts.toml files (containerd's format)" },
+];
+
+/** Global flag definitions for one command, yielding short chars and long names the command uses itself. */
+export function globalFlagsFor(commandFlags: FlagInput<any>): FlagInput<any> {
+  const ownChars = new Set<string>();
+  const ownNames = new Set<string>(Object.keys(commandFlags));
+  for (const f of Object.values(commandFlags)) {
+    if (f.char) ownChars.add(f.char);
+    for (const a of f.aliases ?? []) ownNames.add(a);
+  }
+  const out: FlagInput<any> = {};
+  for (const g of GLOBAL_FLAGS) {
+    const common = {
+      summary: g.description,
+      helpGroup: 'GLOBAL',
+      char: g.char && !ownChars.has(g.char) ? (g.char as any) : undefined,
+      aliases: (g.aliases ?? []).filter((a) => !ownNames.has(a)),
+    };
+    out[g.name] = g.takesValue ? Flags.string(common) : Flags.boolean(common);
+  }
+  return out;
+}
+
+export interface HoistedArgv {
+  /** Global flags found before the verb, rewritten to their long internal names. */
+  globals: string[];
+  /** The verb and everything after it. */
+  rest: string[];
+}
+
+/** Moves global flags that precede the verb out of the way, so the verb can be found. */
+export function hoistGlobalFlags(argv: string[]): HoistedArgv {
+  const globals: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const tok = argv[i];
+    if (tok === '--' || !tok.startsWith('-') || tok === '-') break;
+    const spec = findGlobal(tok);
+    if (!spec) break;
+    const eq = tok.indexOf('=');
+    if (!spec.takesValue) {
+      globals.push(`--${spec.name}`);
+      i += 1;
+    } else if (tok.startsWith('--') && eq > 0) {
+      globals.push(`--${spec.name}=${tok.slice(eq + 1)}`);
+      i += 1;
+    } else if (!tok.startsWith('--') && tok.length > 2) {
+      globals.push(`--${spec.name}=${tok.slice(2).replace(/^=/, '')}`);
+      i += 1;
+    } else {
+      if (i + 1 >= argv.length) throw new Error(`flag ${tok} needs a value`);
+      globals.push(`--${spec.name}=${argv[i + 1]}`);
+      i += 2;
+    }
+  }
+  return { globals, rest: argv.slice(i) };
+}
+
+function findGlobal(tok: string): GlobalFlagSpec | undefined {
+  if (tok.startsWith('--')) {
+    const name = tok.slice(2).split('=')[0];
+    return GLOBAL_FLAGS.find((g) => g.name === name || g.aliases?.includes(name));
+  }
+  const ch = tok[1];
+  return GLOBAL_FLAGS.find((g) => g.char === ch);
+}

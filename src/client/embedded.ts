@@ -1,0 +1,77 @@
+// The embedded backend: the engine in this process, behind the same interface
+// as a remote runtime. Exec and attach run in-process (no streaming URL).
+import type * as cri from '../api/cri.js';
+import type { CriBackend, IsulatsExtras, StreamIO } from './backend.js';
+import type { BackendOptions } from './resolve.js';
+import type { Engine } from '../runtime/engine.js';
+
+export const DEFAULT_ROOT = '/var/lib/isulats';
+export const DEFAULT_STATE = '/run/isulats';
+
+/** CRI methods served by the engine as they are. */
+const CRI_METHODS = [
+  'version', 'runPodSandbox', 'stopPodSandbox', 'removePodSandbox', 'podSandboxStatus', 'listPodSandbox',
+  'createContainer', 'startContainer', 'stopContainer', 'removeContainer', 'listContainers', 'containerStatus',
+  'updateContainerResources', 'reopenContainerLog', 'execSync', 'exec', 'attach', 'portForward',
+  'containerStats', 'listContainerStats', 'podSandboxStats', 'listPodSandboxStats', 'updateRuntimeConfig',
+  'status', 'runtimeConfig', 'getContainerEvents', 'listImages', 'imageStatus', 'pullImage', 'removeImage', 'imageFsInfo',
+] as const;
+
+export async function openEmbeddedBackend(opts: BackendOptions): Promise<CriBackend> {
+  if (process.getuid?.() !== 0) {
+    const { failedPrecondition } = await import('../runtime/errors.js');
+    throw failedPrecondition('the embedded engine needs root (it runs runc, mounts overlays and sets up networks); run as root or point --runtime-endpoint at a CRI socket');
+  }
+  const { Engine } = await import('../runtime/engine.js');
+  const root = opts.root ?? DEFAULT_ROOT;
+  const state = opts.state ?? DEFAULT_STATE;
+  const engine = await Engine.open({
+    root,
+    state,
+    registryConfigDir: opts.registryConfigDir,
+    cniConfDir: process.env.ISULATS_CNI_CONF_DIR,
+    pauseImage: process.env.ISULATS_PAUSE_IMAGE,
+    warn: (m) => opts.debug?.(`warning: ${m}`),
+  });
+  return new EmbeddedBackend(engine, `embedded (${root})`);
+}
+
+export class EmbeddedBackend {
+  readonly kind = 'embedded' as const;
+  readonly extras: IsulatsExtras;
+
+  constructor(readonly engine: Engine, readonly target: string) {
+    for (const m of CRI_METHODS) (this as any)[m] = (engine as any)[m].bind(engine);
+    const images = engine.ctx.images;
+    this.extras = {
+      tagImage: (s, t) => images.tag(s, t),
+      loadImages: (p) => images.load(p),
+      saveImages: (refs, p, f) => images.save(refs, p, f as any),
+      importImage: (p, ref) => images.importRootfs(p, ref),
+      buildImage: (dir, ref, cfg) => images.buildFromRootfs(dir, ref, cfg as any),
+      login: (server, user, pass) => images.login(server, user, pass),
+      logout: (server) => images.logout(server),
+      killContainer: async (id, sig) => { await engine.kill(id, sig); },
+      waitContainer: (id, signal) => engine.wait(id, signal) as Promise<number>,
+      topContainer: (id) => engine.top(id),
+      pauseContainer: async (id) => { await engine.pause(id); },
+      unpauseContainer: async (id) => { await engine.unpause(id); },
+      restartContainer: async (id, t) => { await engine.restart(id, t); },
+    };
+  }
+
+  async apiVersion(): Promise<'v1'> {
+    return 'v1';
+  }
+
+  streamInProcess(kind: 'exec' | 'attach', req: cri.ExecRequestIn | cri.AttachRequestIn, io: StreamIO): Promise<number> {
+    return this.engine.streamInProcess(kind, req, io);
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}
+
+// The CRI methods are attached in the constructor; this tells the compiler so.
+export interface EmbeddedBackend extends Omit<CriBackend, 'kind' | 'target' | 'extras' | 'apiVersion' | 'streamInProcess' | 'close'> {}

@@ -1,0 +1,164 @@
+// The remote backend: grpc-js to any CRI socket. runtime.v1 first; when the
+// server answers UNIMPLEMENTED for the v1 service, runtime.v1alpha2 for the rest
+// of the process, converted at this edge so callers only ever see v1 shapes.
+import type * as cri from '../api/cri.js';
+import type { CriBackend, PullProgress } from './backend.js';
+import { fromGrpcError } from './grpc-errors.js';
+import { grpcTarget } from './endpoint.js';
+
+type ApiVersion = 'v1' | 'v1alpha2';
+type ServiceName = 'RuntimeService' | 'ImageService';
+
+export interface RemoteOptions {
+  runtimeEndpoint: string;
+  imageEndpoint?: string;
+  timeoutMs: number;
+  /** Force an API version (tests of the v1alpha2 path); default: negotiate. */
+  apiVersion?: ApiVersion;
+  debug?: (msg: string) => void;
+}
+
+interface Channel {
+  endpoint: string;
+  version?: ApiVersion;
+  clients: Partial<Record<ApiVersion, any>>;
+}
+
+export class RemoteBackend implements CriBackend {
+  readonly kind = 'remote' as const;
+  readonly target: string;
+  private readonly channels: Record<ServiceName, Channel>;
+
+  constructor(private readonly opts: RemoteOptions) {
+    this.target = opts.runtimeEndpoint;
+    const image = opts.imageEndpoint || opts.runtimeEndpoint;
+    this.channels = {
+      RuntimeService: { endpoint: opts.runtimeEndpoint, version: opts.apiVersion, clients: {} },
+      ImageService: { endpoint: image, version: opts.apiVersion, clients: {} },
+    };
+  }
+
+  async apiVersion(): Promise<ApiVersion> {
+    const ch = this.channels.RuntimeService;
+    if (!ch.version) await this.version({});
+    return ch.version ?? 'v1';
+  }
+
+  private async client(service: ServiceName, version: ApiVersion): Promise<any> {
+    const ch = this.channels[service];
+    if (!ch.clients[version]) {
+      const { loadCriServices, cjs } = await import('../api/proto.js');
+      const grpc = cjs(await import('@grpc/grpc-js'));
+      const services = (await loadCriServices(version)) as unknown as Record<ServiceName, any>;
+      // Share one connection between the two services when they use one endpoint.
+      const other = this.channels[service === 'RuntimeService' ? 'ImageService' : 'RuntimeService'];
+      const existing = other.endpoint === ch.endpoint ? (Object.values(other.clients)[0] as any) : undefined;
+      const options = existing ? { channelOverride: existing.getChannel() } : { 'grpc.max_receive_message_length': 16 * 1024 * 1024 };
+      ch.clients[version] = new services[service](grpcTarget(ch.endpoint), grpc.credentials.createInsecure(), options);
+    }
+    return ch.clients[version];
+  }
+
+  /** One unary call with the negotiated API version and the per-call deadline. */
+  private async call(service: ServiceName, method: string, req: object): Promise<any> {
+    const ch = this.channels[service];
+    const versions: ApiVersion[] = ch.version ? [ch.version] : ['v1', 'v1alpha2'];
+    let lastErr: unknown;
+    for (const version of versions) {
+      const client = await this.client(service, version);
+      if (typeof client[method] !== 'function') throw fromGrpcError({ code: 12, details: `${method} is not part of CRI ${version}` }, ch.endpoint);
+      const body = version === 'v1' ? req : await convert('to', client, method, req);
+      try {
+        const res = await new Promise<any>((resolve, reject) => {
+          const deadline = new Date(Date.now() + this.opts.timeoutMs);
+          client[method](body, { deadline }, (err: any, out: any) => (err ? reject(err) : resolve(out)));
+        });
+        if (!ch.version) this.opts.debug?.(`using CRI ${version} for ${service} at ${ch.endpoint}`);
+        ch.version = version;
+        return version === 'v1' ? res : await convert('from', client, method, res);
+      } catch (err: any) {
+        lastErr = err;
+        // Only an unknown service means "try the older API"; an unknown method on v1 is final.
+        if (!ch.version && version === 'v1' && err?.code === 12 && /unknown service|runtime\.v1\./i.test(String(err.details ?? err.message))) continue;
+        throw fromGrpcError(err, ch.endpoint);
+      }
+    }
+    throw fromGrpcError(lastErr as any, ch.endpoint);
+  }
+
+  version(req: cri.VersionRequestIn) { return this.call('RuntimeService', 'Version', req); }
+  runPodSandbox(req: cri.RunPodSandboxRequestIn) { return this.call('RuntimeService', 'RunPodSandbox', req); }
+  stopPodSandbox(req: cri.StopPodSandboxRequestIn) { return this.call('RuntimeService', 'StopPodSandbox', req); }
+  removePodSandbox(req: cri.RemovePodSandboxRequestIn) { return this.call('RuntimeService', 'RemovePodSandbox', req); }
+  podSandboxStatus(req: cri.PodSandboxStatusRequestIn) { return this.call('RuntimeService', 'PodSandboxStatus', req); }
+  listPodSandbox(req: cri.ListPodSandboxRequestIn) { return this.call('RuntimeService', 'ListPodSandbox', req); }
+  createContainer(req: cri.CreateContainerRequestIn) { return this.call('RuntimeService', 'CreateContainer', req); }
+  startContainer(req: cri.StartContainerRequestIn) { return this.call('RuntimeService', 'StartContainer', req); }
+  stopContainer(req: cri.StopContainerRequestIn) { return this.call('RuntimeService', 'StopContainer', req); }
+  removeContainer(req: cri.RemoveContainerRequestIn) { return this.call('RuntimeService', 'RemoveContainer', req); }
+  listContainers(req: cri.ListContainersRequestIn) { return this.call('RuntimeService', 'ListContainers', req); }
+  containerStatus(req: cri.ContainerStatusRequestIn) { return this.call('RuntimeService', 'ContainerStatus', req); }
+  updateContainerResources(req: cri.UpdateContainerResourcesRequestIn) { return this.call('RuntimeService', 'UpdateContainerResources', req); }
+  reopenContainerLog(req: cri.ReopenContainerLogRequestIn) { return this.call('RuntimeService', 'ReopenContainerLog', req); }
+  execSync(req: cri.ExecSyncRequestIn) { return this.callWithTimeout('ExecSync', req, Number(req.timeout ?? 0)); }
+  exec(req: cri.ExecRequestIn) { return this.call('RuntimeService', 'Exec', req); }
+  attach(req: cri.AttachRequestIn) { return this.call('RuntimeService', 'Attach', req); }
+  portForward(req: cri.PortForwardRequestIn) { return this.call('RuntimeService', 'PortForward', req); }
+  containerStats(req: cri.ContainerStatsRequestIn) { return this.call('RuntimeService', 'ContainerStats', req); }
+  listContainerStats(req: cri.ListContainerStatsRequestIn) { return this.call('RuntimeService', 'ListContainerStats', req); }
+  podSandboxStats(req: cri.PodSandboxStatsRequestIn) { return this.call('RuntimeService', 'PodSandboxStats', req); }
+  listPodSandboxStats(req: cri.ListPodSandboxStatsRequestIn) { return this.call('RuntimeService', 'ListPodSandboxStats', req); }
+  updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn) { return this.call('RuntimeService', 'UpdateRuntimeConfig', req); }
+  status(req: cri.StatusRequestIn) { return this.call('RuntimeService', 'Status', req); }
+  runtimeConfig(req: cri.RuntimeConfigRequestIn) { return this.call('RuntimeService', 'RuntimeConfig', req); }
+  listImages(req: cri.ListImagesRequestIn) { return this.call('ImageService', 'ListImages', req); }
+  imageStatus(req: cri.ImageStatusRequestIn) { return this.call('ImageService', 'ImageStatus', req); }
+  // Pulls take as long as they take: crictl uses no deadline for them either.
+  pullImage(req: cri.PullImageRequestIn, _progress?: PullProgress) { return this.callWithTimeout('PullImage', req, 0, 'ImageService'); }
+  removeImage(req: cri.RemoveImageRequestIn) { return this.call('ImageService', 'RemoveImage', req); }
+  imageFsInfo(req: cri.ImageFsInfoRequestIn) { return this.call('ImageService', 'ImageFsInfo', req); }
+
+  /** Calls whose own timeout (seconds; 0 = none) replaces the connection timeout, plus a grace. */
+  private async callWithTimeout(method: string, req: object, seconds: number, service: ServiceName = 'RuntimeService') {
+    const saved = this.opts.timeoutMs;
+    this.opts.timeoutMs = seconds > 0 ? seconds * 1000 + saved : 24 * 3600 * 1000;
+    try {
+      return await this.call(service, method, req);
+    } finally {
+      this.opts.timeoutMs = saved;
+    }
+  }
+
+  async *getContainerEvents(req: cri.GetEventsRequestIn, signal: AbortSignal): AsyncIterable<cri.ContainerEventResponse> {
+    await this.version({});
+    const ch = this.channels.RuntimeService;
+    const client = await this.client('RuntimeService', ch.version ?? 'v1');
+    if (typeof client.GetContainerEvents !== 'function') {
+      throw fromGrpcError({ code: 12, details: 'container events are not supported by this runtime (CRI v1alpha2)' }, ch.endpoint);
+    }
+    const call = client.GetContainerEvents(req);
+    const onAbort = () => call.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const ev of call) yield ev;
+    } catch (err: any) {
+      if (err?.code === 1 && signal.aborted) return;
+      if (err?.code === 12) throw fromGrpcError({ code: 12, details: 'container events are not supported by this runtime (GetContainerEvents is unimplemented)' }, ch.endpoint);
+      throw fromGrpcError(err, ch.endpoint);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const ch of Object.values(this.channels)) for (const c of Object.values(ch.clients)) c?.close?.();
+  }
+}
+
+async function convert(direction: 'to' | 'from', client: any, method: string, obj: any): Promise<any> {
+  const { toV1alpha2, fromV1alpha2 } = await import('../api/convert.js');
+  const def = client.constructor.service?.[method];
+  const typeName: string | undefined = direction === 'to' ? def?.requestType?.type?.name : def?.responseType?.type?.name;
+  if (!typeName) return obj;
+  return direction === 'to' ? toV1alpha2(typeName, obj) : fromV1alpha2(typeName, obj);
+}

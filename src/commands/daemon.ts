@@ -1,0 +1,62 @@
+import * as Flags from '@oclif/core/flags';
+import { defineCommand } from '../cli/spec.js';
+import type { CriBackend } from '../client/backend.js';
+import type { DaemonConfig, DaemonFlags } from '../runtime/config/daemon-config.js';
+
+export default defineCommand({
+  summary: 'Run the CRI daemon (runtime.v1 and runtime.v1alpha2) on a unix socket',
+  description:
+    'Serves RuntimeService and ImageService of CRI runtime.v1 and runtime.v1alpha2 on --socket ' +
+    '(default /var/run/isulats/isulats.sock, mode 0660) and on the `hosts` of daemon.json (tcp:// only when listed there). ' +
+    'Logs are JSON lines on stdout. SIGTERM/SIGINT stop it gracefully (containers keep running); SIGHUP reloads the log level. ' +
+    'The socket appears only once the daemon answers.',
+  examples: [
+    '<%= config.bin %> daemon',
+    '<%= config.bin %> daemon --socket /run/isulats/isulats.sock --log-level debug',
+    '<%= config.bin %> daemon --config-file /etc/isulats/daemon.json --validate',
+  ],
+  flags: {
+    socket: Flags.string({ summary: 'Unix socket to serve CRI on (default /var/run/isulats/isulats.sock)' }),
+    'config-file': Flags.string({ summary: 'daemon.json to read (default /etc/isulats/daemon.json)' }),
+    'websocket-server-listening-port': Flags.string({ summary: 'Port of the exec/attach/port-forward streaming server on 127.0.0.1 (default 10350)' }),
+    'log-level': Flags.string({ summary: 'fatal, alert, crit, error, warn, notice, info, debug or trace (default info)' }),
+    pidfile: Flags.string({ summary: 'Pid file, also the single-instance lock (default /var/run/isulats.pid)' }),
+    validate: Flags.boolean({ summary: 'Check the configuration and exit: 0 when valid, 1 otherwise' }),
+    'backend-endpoint': Flags.string({ hidden: true, summary: 'Serve a proxy to this CRI endpoint instead of the embedded engine (testing)' }),
+  },
+  async run(ctx) {
+    const cfgMod = await import('../runtime/config/daemon-config.js');
+    const explicit = ctx.flags['config-file'] !== undefined;
+    const configPath: string = ctx.flags['config-file'] ?? cfgMod.DEFAULT_CONFIG_FILE;
+    const flags: DaemonFlags = {
+      socket: ctx.flags.socket,
+      root: ctx.globals.root,
+      state: ctx.globals.state,
+      registryConfigDir: ctx.globals.registryConfigDir,
+      websocketServerListeningPort: ctx.flags['websocket-server-listening-port'],
+      logLevel: ctx.flags['log-level'] ?? (ctx.globals.debug ? 'debug' : undefined),
+      pidfile: ctx.flags.pidfile,
+    };
+    const load = async (): Promise<DaemonConfig> => cfgMod.resolveDaemonConfig(await cfgMod.readDaemonJson(configPath, explicit), flags);
+    const config = await load();
+    if (ctx.flags.validate) {
+      ctx.print(`configuration is valid (${explicit ? configPath : `${configPath}, defaults where absent`})\n`);
+      return 0;
+    }
+
+    const endpoint: string | undefined = ctx.flags['backend-endpoint'];
+    const backendFactory = async (cfg: DaemonConfig): Promise<CriBackend> => {
+      if (endpoint) {
+        const { RemoteBackend } = await import('../client/remote.js');
+        return new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 120_000 });
+      }
+      const { openEmbeddedBackend } = await import('../client/embedded.js');
+      return openEmbeddedBackend({ timeoutMs: 120_000, root: cfg.root, state: cfg.state, registryConfigDir: cfg.registryConfigDir });
+    };
+
+    const { startDaemon } = await import('../daemon/daemon.js');
+    const daemon = await startDaemon({ config, backendFactory, handleSignals: true, reloadConfig: load });
+    await daemon.stopped;
+    return 0;
+  },
+});

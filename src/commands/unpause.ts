@@ -1,0 +1,20 @@
+import * as Args from '@oclif/core/args';
+import { defineCommand } from '../cli/spec.js';
+import { extraOf } from '../client/backend.js';
+import { resolveContainerId } from '../cli/resolve-id.js';
+
+export default defineCommand({
+  summary: 'Resume paused containers (isula unpause)',
+  usage: 'unpause CONTAINER...',
+  strict: false,
+  args: { container: Args.string({ required: true, description: 'Container ID or unique prefix' }) },
+  async run(ctx) {
+    const backend = await ctx.backend();
+    const op = extraOf(backend, 'unpauseContainer', 'unpause');
+    for (const input of [ctx.args.container, ...ctx.argv]) {
+      const id = await resolveContainerId(backend, input);
+      await op(id);
+      ctx.print(`${id}\n`);
+    }
+  },
+});

@@ -1,0 +1,266 @@
+// Why this exists: older Go gRPC clients (crictl and the CRI validation suite
+// up to 1.26, kubelets before 1.26) send the unix socket path, e.g.
+// "/run/isulats/isulats.sock", as the HTTP/2 `:authority`. Node's HTTP/2 server
+// is nghttp2, whose HTTP messaging checks (nghttp2_http_on_header ->
+// nghttp2_check_authority, server side, for `:authority` and `host`) accept
+// only RFC 3986 authority characters; '/' fails, and nghttp2 resets the stream
+// with RST_STREAM PROTOCOL_ERROR inside the native layer, before Node's JS (and
+// so grpc-js) ever sees the request. Node 20 exposes no option to turn the
+// check off (nghttp2_option_set_no_http_messaging is not among its http2
+// options), and a separate proxy process would still need an HTTP/2 stack that
+// accepts the header.
+//
+// So the daemon accepts unix connections itself and puts this Duplex between
+// the socket and grpc-js (Server.createConnectionInjector): it parses the
+// client->server frame stream, decodes every request header block with the
+// connection's HPACK state, replaces an invalid `:authority`/`host` with
+// "localhost", and re-encodes the block with literal, never-indexed-by-us
+// representations (so the server's HPACK table stays empty and the two
+// tables can never disagree). Every other frame, and the whole server->client
+// direction, passes through byte for byte; DATA is streamed, not buffered.
+import { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import { encodeHeaderBlock, HpackDecoder, type HeaderField } from './hpack.js';
+
+const PREFACE_LENGTH = 24;
+const FRAME_HEADER = 9;
+const HEADERS = 0x1;
+const CONTINUATION = 0x9;
+const FLAG_END_STREAM = 0x1;
+const FLAG_END_HEADERS = 0x4;
+const FLAG_PADDED = 0x8;
+const FLAG_PRIORITY = 0x20;
+/** SETTINGS_MAX_FRAME_SIZE's minimum: every HTTP/2 peer accepts frames this large. */
+const MAX_OUT_FRAME = 16384;
+/** A header block larger than this is an attack, not a CRI request. */
+const MAX_HEADER_BLOCK = 1024 * 1024;
+
+/** nghttp2's authority character set: unreserved, pct-encoded, sub-delims, ":", "@", "[", "]". */
+const AUTHORITY_RE = /^[A-Za-z0-9\-._~%!$&'()*+,;=:@[\]]*$/;
+
+export function isValidAuthority(value: string): boolean {
+  return AUTHORITY_RE.test(value);
+}
+
+/** Replaces invalid `:authority`/`host` values; reports whether anything changed. */
+export function sanitizeAuthority(fields: HeaderField[]): boolean {
+  let changed = false;
+  for (const f of fields) {
+    if ((f.name === ':authority' || f.name === 'host') && !isValidAuthority(f.value)) {
+      f.value = 'localhost';
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+interface PendingBlock {
+  streamId: number;
+  flags: number;
+  priority?: Buffer;
+  fragments: Buffer[];
+  size: number;
+}
+
+/** The client->server byte rewriter; a pure state machine over chunks. */
+export class RequestHeaderRewriter {
+  private prefaceLeft = PREFACE_LENGTH;
+  private header = Buffer.alloc(0);
+  /** Payload bytes still to pass through unchanged. */
+  private passLeft = 0;
+  /** Payload of a HEADERS/CONTINUATION frame being collected. */
+  private collect?: { type: number; flags: number; streamId: number; need: number; parts: Buffer[]; got: number };
+  private pending?: PendingBlock;
+  private readonly decoder = new HpackDecoder();
+  /** Count of header blocks whose authority was replaced (for logs and tests). */
+  rewritten = 0;
+
+  /** Returns the bytes to forward for `chunk`; throws on a protocol error. */
+  push(chunk: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    let pos = 0;
+    while (pos < chunk.length) {
+      if (this.prefaceLeft > 0) {
+        const n = Math.min(this.prefaceLeft, chunk.length - pos);
+        out.push(chunk.subarray(pos, pos + n));
+        this.prefaceLeft -= n;
+        pos += n;
+      } else if (this.passLeft > 0) {
+        const n = Math.min(this.passLeft, chunk.length - pos);
+        out.push(chunk.subarray(pos, pos + n));
+        this.passLeft -= n;
+        pos += n;
+      } else if (this.collect) {
+        const c = this.collect;
+        const n = Math.min(c.need - c.got, chunk.length - pos);
+        c.parts.push(chunk.subarray(pos, pos + n));
+        c.got += n;
+        pos += n;
+        if (c.got === c.need) {
+          this.collect = undefined;
+          this.onHeaderFrame(c.type, c.flags, c.streamId, Buffer.concat(c.parts), out);
+        }
+      } else {
+        const n = Math.min(FRAME_HEADER - this.header.length, chunk.length - pos);
+        this.header = Buffer.concat([this.header, chunk.subarray(pos, pos + n)]);
+        pos += n;
+        if (this.header.length === FRAME_HEADER) this.onFrameHeader(out);
+      }
+    }
+    return out;
+  }
+
+  private onFrameHeader(out: Buffer[]): void {
+    const h = this.header;
+    this.header = Buffer.alloc(0);
+    const length = h.readUIntBE(0, 3);
+    const type = h[3];
+    const flags = h[4];
+    const streamId = h.readUInt32BE(5) & 0x7fffffff;
+    if (type === HEADERS || type === CONTINUATION) {
+      if (length > MAX_HEADER_BLOCK) throw new Error(`header frame of ${length} bytes`);
+      this.collect = { type, flags, streamId, need: length, parts: [], got: 0 };
+      if (length === 0) {
+        this.collect = undefined;
+        this.onHeaderFrame(type, flags, streamId, Buffer.alloc(0), out);
+      }
+      return;
+    }
+    if (this.pending) throw new Error('frame interleaved within a header block');
+    out.push(h);
+    this.passLeft = length;
+  }
+
+  private onHeaderFrame(type: number, flags: number, streamId: number, payload: Buffer, out: Buffer[]): void {
+    if (type === HEADERS) {
+      if (this.pending) throw new Error('HEADERS within a header block');
+      let start = 0;
+      let end = payload.length;
+      if (flags & FLAG_PADDED) {
+        if (payload.length < 1) throw new Error('bad padding');
+        end -= payload[0];
+        start = 1;
+      }
+      let priority: Buffer | undefined;
+      if (flags & FLAG_PRIORITY) {
+        priority = Buffer.from(payload.subarray(start, start + 5));
+        start += 5;
+      }
+      if (end < start) throw new Error('bad padding');
+      this.pending = { streamId, flags, priority, fragments: [payload.subarray(start, end)], size: end - start };
+    } else {
+      const p = this.pending;
+      if (!p || p.streamId !== streamId) throw new Error('unexpected CONTINUATION');
+      p.fragments.push(payload);
+      p.size += payload.length;
+      if (p.size > MAX_HEADER_BLOCK) throw new Error('header block too large');
+    }
+    if (flags & FLAG_END_HEADERS) {
+      const p = this.pending!;
+      this.pending = undefined;
+      this.emitBlock(p, out);
+    }
+  }
+
+  private emitBlock(p: PendingBlock, out: Buffer[]): void {
+    const fields = this.decoder.decode(Buffer.concat(p.fragments));
+    if (sanitizeAuthority(fields)) this.rewritten++;
+    let block = encodeHeaderBlock(fields);
+    const prio = p.priority ?? Buffer.alloc(0);
+    let type = HEADERS;
+    let first = true;
+    do {
+      const room = MAX_OUT_FRAME - (first ? prio.length : 0);
+      const part = block.subarray(0, room);
+      block = block.subarray(part.length);
+      let flags = block.length === 0 ? FLAG_END_HEADERS : 0;
+      if (first) flags |= (p.flags & FLAG_END_STREAM) | (p.priority ? FLAG_PRIORITY : 0);
+      const head = Buffer.alloc(FRAME_HEADER);
+      const length = part.length + (first ? prio.length : 0);
+      head.writeUIntBE(length, 0, 3);
+      head[3] = type;
+      head[4] = flags;
+      head.writeUInt32BE(p.streamId, 5);
+      out.push(head);
+      if (first && prio.length) out.push(prio);
+      out.push(part);
+      first = false;
+      type = CONTINUATION;
+    } while (block.length > 0);
+  }
+}
+
+/**
+ * A Duplex over an accepted socket for Node's HTTP/2 server: reads are the
+ * client's bytes after RequestHeaderRewriter, writes go to the socket as is.
+ */
+export class AuthorityFixStream extends Duplex {
+  readonly rewriter = new RequestHeaderRewriter();
+
+  constructor(
+    private readonly socket: Socket,
+    onError?: (err: Error) => void,
+  ) {
+    super({ allowHalfOpen: false });
+    socket.on('data', (chunk: Buffer) => {
+      let parts: Buffer[];
+      try {
+        parts = this.rewriter.push(chunk);
+      } catch (err) {
+        onError?.(err as Error);
+        socket.destroy();
+        this.destroy();
+        return;
+      }
+      if (parts.length > 0 && !this.push(parts.length === 1 ? parts[0] : Buffer.concat(parts))) socket.pause();
+    });
+    socket.on('end', () => this.push(null));
+    socket.on('error', (err) => this.destroy(err));
+    socket.on('close', () => this.destroy());
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.socket.remoteAddress;
+  }
+
+  setTimeout(ms: number, cb?: () => void): this {
+    this.socket.setTimeout(ms, cb);
+    return this;
+  }
+
+  setNoDelay(noDelay?: boolean): this {
+    this.socket.setNoDelay(noDelay);
+    return this;
+  }
+
+  setKeepAlive(enable?: boolean, delay?: number): this {
+    this.socket.setKeepAlive(enable, delay);
+    return this;
+  }
+
+  override _read(): void {
+    this.socket.resume();
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    if (this.socket.destroyed) return cb();
+    if (this.socket.write(chunk)) return cb();
+    // Backpressure: take more once the socket drained (or is gone, which destroys us too).
+    const done = () => {
+      this.socket.off('drain', done);
+      this.socket.off('close', done);
+      cb();
+    };
+    this.socket.on('drain', done);
+    this.socket.on('close', done);
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    this.socket.end(() => cb());
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.socket.destroy();
+    cb(err);
+  }
+}

@@ -1,0 +1,180 @@
+// RuntimeService and ImageService of runtime.v1 and runtime.v1alpha2 from one
+// set of handlers over a CriBackend. Inside everything is runtime.v1; a
+// v1alpha2 request is converted up on the way in and its answer down on the
+// way out (src/api/convert.ts). Engine error kinds become gRPC codes here,
+// once. Handlers are async and independent, so calls run concurrently: a
+// slow pull never holds up a list.
+import type * as grpc from '@grpc/grpc-js';
+import type { CriBackend } from '../client/backend.js';
+import { KIND_TO_CODE } from '../client/grpc-errors.js';
+import { invalidArgument, IsulatsError } from '../runtime/errors.js';
+import { loadCriServices, type CriVersion } from '../api/proto.js';
+import { fromV1alpha2, toV1alpha2 } from '../api/convert.js';
+import type { Logger } from './logger.js';
+import { findUnknownEnum } from './enum-check.js';
+import { validateRequest } from './validate.js';
+
+/** containerd's limit; grpc-js's own default (4 MiB) is too small for big ListContainers answers. */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+const GRPC_INTERNAL = 13;
+const GRPC_UNAVAILABLE = 14;
+
+export interface GrpcStatus {
+  code: number;
+  details: string;
+}
+
+/** The one mapping from engine errors to gRPC status. */
+export function toGrpcStatus(err: unknown): GrpcStatus {
+  if (err instanceof IsulatsError) return { code: KIND_TO_CODE[err.kind] ?? GRPC_INTERNAL, details: err.message };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: GRPC_INTERNAL, details: message || 'internal error' };
+}
+
+export interface CriServiceOptions {
+  backend: CriBackend;
+  /** false: serve only runtime.v1alpha2 (iSulad's enable-cri-v1 = false). */
+  enableCriV1: boolean;
+  log: Logger;
+}
+
+type ServiceName = 'RuntimeService' | 'ImageService';
+
+interface MethodDef {
+  path: string;
+  requestStream: boolean;
+  responseStream: boolean;
+  originalName?: string;
+  requestType?: { type?: { name?: string } };
+  responseType?: { type?: { name?: string } };
+}
+
+/** Unary RPCs the backend serves, by proto name; anything else answers UNIMPLEMENTED. */
+const UNARY: Record<ServiceName, string[]> = {
+  RuntimeService: [
+    'Version', 'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'PodSandboxStatus', 'ListPodSandbox',
+    'CreateContainer', 'StartContainer', 'StopContainer', 'RemoveContainer', 'ListContainers', 'ContainerStatus',
+    'UpdateContainerResources', 'ReopenContainerLog', 'ExecSync', 'Exec', 'Attach', 'PortForward', 'ContainerStats',
+    'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
+  ],
+  ImageService: ['ListImages', 'ImageStatus', 'PullImage', 'RemoveImage', 'ImageFsInfo'],
+};
+
+const camel = (rpc: string) => rpc.charAt(0).toLowerCase() + rpc.slice(1);
+
+export interface CriServices {
+  /** CRI versions served. */
+  versions: CriVersion[];
+  /**
+   * Ends open event streams with UNAVAILABLE so clients reconnect elsewhere;
+   * called on shutdown, since a kubelet's stream would otherwise hold the
+   * graceful drain open until its bound.
+   */
+  endStreams(): void;
+}
+
+/** Adds both CRI services of the enabled versions to `server`. */
+export async function addCriServices(server: grpc.Server, opts: CriServiceOptions): Promise<CriServices> {
+  const versions: CriVersion[] = opts.enableCriV1 ? ['v1', 'v1alpha2'] : ['v1alpha2'];
+  const streams = new Set<() => void>();
+  for (const version of versions) {
+    const services = await loadCriServices(version);
+    for (const name of ['RuntimeService', 'ImageService'] as const) {
+      const definition = services[name].service as unknown as Record<string, MethodDef>;
+      server.addService(services[name].service, handlersFor(name, version, definition, opts, streams));
+    }
+  }
+  return {
+    versions,
+    endStreams: () => {
+      for (const end of [...streams]) end();
+    },
+  };
+}
+
+function handlersFor(
+  service: ServiceName, version: CriVersion, definition: Record<string, MethodDef>, opts: CriServiceOptions, streams: Set<() => void>,
+): grpc.UntypedServiceImplementation {
+  const impl: grpc.UntypedServiceImplementation = {};
+  for (const [rpc, def] of Object.entries(definition)) {
+    if (UNARY[service].includes(rpc) && !def.requestStream && !def.responseStream) {
+      impl[rpc] = unaryHandler(rpc, version, def, opts);
+    } else if (service === 'RuntimeService' && rpc === 'GetContainerEvents' && version === 'v1') {
+      impl[rpc] = eventsHandler(opts, streams);
+    }
+    // Not listed: grpc-js answers UNIMPLEMENTED with the method name.
+  }
+  return impl;
+}
+
+function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: CriServiceOptions): grpc.handleUnaryCall<any, any> {
+  const { backend, log } = opts;
+  const method = camel(rpc);
+  const requestType = def.requestType?.type?.name ?? `${rpc}Request`;
+  const responseType = def.responseType?.type?.name ?? `${rpc}Response`;
+  return (call, callback) => {
+    const started = process.hrtime.bigint();
+    void (async () => {
+      const unknownEnum = findUnknownEnum(version === 'v1' ? 'cri-v1' : 'cri-v1alpha2', requestType, call.request);
+      if (unknownEnum) throw invalidArgument(`unknown enum value: ${unknownEnum}`);
+      const req = version === 'v1' ? call.request : fromV1alpha2(requestType, call.request);
+      validateRequest(rpc, req);
+      const fn = (backend as unknown as Record<string, ((r: unknown) => Promise<unknown>) | undefined>)[method];
+      if (typeof fn !== 'function') throw new IsulatsError('unimplemented', `${rpc} is not implemented by this runtime`);
+      let res = await fn.call(backend, req);
+      // The API version a client sees is the one it speaks to, whatever the engine behind says.
+      if (rpc === 'Version' && res) res = { ...(res as object), runtimeApiVersion: version };
+      return version === 'v1' ? res : toV1alpha2(responseType, res);
+    })().then(
+      (res) => {
+        logCall(log, rpc, version, started, 0);
+        callback(null, res);
+      },
+      (err: unknown) => {
+        const status = toGrpcStatus(err);
+        logCall(log, rpc, version, started, status.code, status.details, err);
+        callback(status as grpc.ServiceError, null);
+      },
+    );
+  };
+}
+
+function eventsHandler(opts: CriServiceOptions, streams: Set<() => void>): grpc.handleServerStreamingCall<any, any> {
+  const { backend, log } = opts;
+  return (call) => {
+    const abort = new AbortController();
+    call.on('cancelled', () => abort.abort());
+    const end = () => {
+      if (abort.signal.aborted) return;
+      abort.abort();
+      call.emit('error', { code: GRPC_UNAVAILABLE, details: 'the daemon is shutting down' });
+    };
+    streams.add(end);
+    void (async () => {
+      try {
+        for await (const ev of backend.getContainerEvents(call.request, abort.signal)) {
+          if (abort.signal.aborted) break;
+          call.write(ev);
+        }
+        if (!abort.signal.aborted) call.end();
+      } catch (err) {
+        if (abort.signal.aborted) return;
+        const status = toGrpcStatus(err);
+        log.debug('GetContainerEvents ended with an error', { code: status.code, error: status.details });
+        call.emit('error', status);
+      } finally {
+        streams.delete(end);
+      }
+    })();
+  };
+}
+
+function logCall(log: Logger, rpc: string, version: CriVersion, started: bigint, code: number, details?: string, err?: unknown): void {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (code === GRPC_INTERNAL) {
+    log.error('request failed', { rpc, api: version, code, ms, error: details, stack: err instanceof Error ? err.stack : undefined });
+  } else if (log.enabled('debug')) {
+    log.debug('request', { rpc, api: version, code, ms, ...(details ? { error: details } : {}) });
+  }
+}

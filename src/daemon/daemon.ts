@@ -1,0 +1,177 @@
+// The daemon's lifecycle as named steps: lock, open the backend, build the
+// gRPC server, listen (sockets appear only now), then serve until stop().
+// Each step registers its undo at once, so a failure part way (or stop())
+// releases exactly what was acquired, in reverse order. Stopping leaves
+// containers running: the backend is closed, never told to stop anything.
+import { join } from 'node:path';
+import type { CriBackend } from '../client/backend.js';
+import type { DaemonConfig } from '../runtime/config/daemon-config.js';
+import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
+import { acquireInstanceLock } from './instance-lock.js';
+import { listenTcp, listenUnix, type Listener } from './listeners.js';
+import { openLogFile } from './log-file.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface DaemonOptions {
+  config: DaemonConfig;
+  /** Makes the backend the daemon serves (the embedded engine, or a proxy to another runtime). */
+  backendFactory: (config: DaemonConfig) => Promise<CriBackend>;
+  log?: Logger;
+  /** How long in-flight calls may take to finish on stop (default 10 s). */
+  shutdownGraceMs?: number;
+  /** Install SIGTERM/SIGINT (stop) and SIGHUP (reload) handlers; the CLI does, tests do not. */
+  handleSignals?: boolean;
+  /** Re-reads the configuration for SIGHUP; only what can change live is applied (the log level). */
+  reloadConfig?: () => Promise<DaemonConfig>;
+}
+
+export interface Daemon {
+  readonly config: DaemonConfig;
+  readonly backend: CriBackend;
+  readonly log: Logger;
+  /** Endpoints actually listening (`unix:///...`, `tcp://host:port`). */
+  readonly endpoints: string[];
+  /** CRI versions served. */
+  readonly apiVersions: string[];
+  /** Stops accepting, lets in-flight calls finish within the grace, removes sockets and pid file. Idempotent. */
+  stop(reason?: string): Promise<void>;
+  /** Applies a reloaded configuration's live settings (SIGHUP). */
+  reload(): Promise<void>;
+  /** Settles when the daemon has stopped. */
+  readonly stopped: Promise<void>;
+}
+
+/** Where the logs go: stdout (journald under systemd), or a rotated file (log-driver "file"). */
+export function daemonLogger(config: DaemonConfig): Logger {
+  if (config.logDriver === 'file') {
+    const o = config.logOpts;
+    const file = openLogFile({ dir: o.logPath ?? join(config.state, 'logs'), mode: o.logFileMode, maxSize: o.maxSize, maxFile: o.maxFile });
+    return createLogger(config.logLevel, (line) => file.write(line));
+  }
+  return createLogger(config.logLevel, (line) => process.stdout.write(line));
+}
+
+export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
+  const { config } = opts;
+  const log = opts.log ?? daemonLogger(config);
+  const grace = opts.shutdownGraceMs ?? 10_000;
+  const undo: Array<{ what: string; run: () => Promise<void> | void }> = [];
+  const unwind = async () => {
+    while (undo.length > 0) {
+      const step = undo.pop()!;
+      try {
+        await step.run();
+      } catch (err) {
+        log.warn(`cleanup failed: ${step.what}`, { error: err });
+      }
+    }
+  };
+
+  try {
+    const lock = await acquireInstanceLock(config.pidfile);
+    undo.push({ what: 'remove pid file', run: () => lock.release() });
+
+    const backend = await opts.backendFactory(config);
+    undo.push({ what: 'close backend', run: () => backend.close() });
+
+    const grpc = await import('@grpc/grpc-js');
+    const server = new grpc.Server({
+      'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+      'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    });
+    const cri = await addCriServices(server, { backend, enableCriV1: config.enableCriV1, log });
+    const apiVersions = cri.versions;
+    const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+    undo.push({
+      what: 'stop gRPC server',
+      run: () => {
+        cri.endStreams();
+        return shutdownServer(server, injector, grace, log);
+      },
+    });
+
+    const listeners: Listener[] = [];
+    for (const host of config.hosts) {
+      const l = host.startsWith('unix://')
+        ? await listenUnix(host.slice('unix://'.length), injector, log)
+        : await listenTcp(host.slice('tcp://'.length), injector, log);
+      listeners.push(l);
+      undo.push({ what: `close ${l.endpoint}`, run: () => l.close() });
+    }
+
+    let resolveStopped!: () => void;
+    const stopped = new Promise<void>((r) => (resolveStopped = r));
+    let stopping: Promise<void> | undefined;
+    const daemon: Daemon = {
+      config,
+      backend,
+      log,
+      endpoints: listeners.map((l) => l.endpoint),
+      apiVersions,
+      stopped,
+      stop(reason = 'stop requested') {
+        stopping ??= (async () => {
+          log.info('shutting down', { reason, graceMs: grace });
+          await unwind();
+          log.info('stopped');
+          resolveStopped();
+        })();
+        return stopping;
+      },
+      async reload() {
+        if (!opts.reloadConfig) return;
+        try {
+          const next = await opts.reloadConfig();
+          if (next.logLevel !== log.level) {
+            log.info('log level changed', { from: log.level, to: next.logLevel });
+            log.level = next.logLevel;
+          }
+        } catch (err) {
+          log.error('reload failed; keeping the running configuration', { error: err });
+        }
+      },
+    };
+
+    if (opts.handleSignals) installSignals(daemon, undo);
+    log.info('daemon ready', { endpoints: daemon.endpoints, api: apiVersions, backend: backend.target, pid: process.pid });
+    return daemon;
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}
+
+function installSignals(daemon: Daemon, undo: Array<{ what: string; run: () => void }>): void {
+  const onStop = (sig: NodeJS.Signals) => void daemon.stop(`signal ${sig}`);
+  const onHup = () => void daemon.reload();
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
+  process.on('SIGHUP', onHup);
+  undo.push({
+    what: 'remove signal handlers',
+    run: () => {
+      process.off('SIGTERM', onStop);
+      process.off('SIGINT', onStop);
+      process.off('SIGHUP', onHup);
+    },
+  });
+}
+
+/** Graceful first (GOAWAY, in-flight calls finish), forced after `graceMs`. */
+async function shutdownServer(
+  server: import('@grpc/grpc-js').Server,
+  injector: import('@grpc/grpc-js').ConnectionInjector,
+  graceMs: number,
+  log: Logger,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = new Promise<boolean>((resolve) => server.tryShutdown(() => resolve(true)));
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+  const clean = await Promise.race([graceful, timeout]);
+  clearTimeout(timer);
+  if (!clean) {
+    log.warn('in-flight calls did not finish within the grace period; closing connections', { graceMs });
+    server.forceShutdown();
+  }
+  injector.destroy();
+}

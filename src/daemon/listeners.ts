@@ -1,0 +1,88 @@
+// Where clients connect. The daemon accepts connections itself and hands them
+// to grpc-js through a connection injector: unix connections through
+// AuthorityFixStream (see authority-fix.ts for why), TCP ones as they are.
+// A unix socket is bound under a temporary name and renamed into place once
+// it listens, so its path appears only when the daemon can answer.
+import { chmod, mkdir, rename, rm } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import type { ConnectionInjector } from '@grpc/grpc-js';
+import { socketAnswers } from '../client/resolve.js';
+import { failedPrecondition } from '../runtime/errors.js';
+import { AuthorityFixStream } from './authority-fix.js';
+import type { Logger } from './logger.js';
+
+export interface Listener {
+  /** `unix:///path` or `tcp://host:port` (the real port when 0 was asked). */
+  readonly endpoint: string;
+  /** Stops accepting and removes the socket file; open connections stay. */
+  close(): Promise<void>;
+}
+
+/** Stops accepting at once; connections already made are the gRPC server's to drain. */
+function stopAccepting(server: Server): void {
+  server.close();
+}
+
+export async function listenUnix(path: string, injector: ConnectionInjector, log: Logger, mode = 0o660): Promise<Listener> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  if (await socketAnswers(path)) throw failedPrecondition(`${path} is already served by another process`);
+  await rm(path, { force: true });
+  // Temp name in the same directory (rename(2) stays on one filesystem), short for the 108-byte
+  // limit; when even that does not fit, bind the final path directly.
+  let temp = join(dir, `.i${process.pid.toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+  if (Buffer.byteLength(temp) >= 108) temp = path;
+  const server = createServer({ pauseOnConnect: false });
+  server.on('connection', (socket: Socket) => {
+    const stream = new AuthorityFixStream(socket, (err) => log.warn('dropping connection: malformed HTTP/2 request headers', { error: err.message }));
+    stream.on('error', () => undefined);
+    injector.injectConnection(stream);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(temp, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  try {
+    await chmod(temp, mode);
+    if (temp !== path) await rename(temp, path);
+  } catch (err) {
+    stopAccepting(server);
+    await rm(temp, { force: true });
+    throw err;
+  }
+  server.on('error', (err) => log.error('unix listener error', { socket: path, error: err }));
+  return {
+    endpoint: `unix://${path}`,
+    async close() {
+      stopAccepting(server);
+      await rm(path, { force: true });
+    },
+  };
+}
+
+export async function listenTcp(hostPort: string, injector: ConnectionInjector, log: Logger): Promise<Listener> {
+  const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(hostPort);
+  if (!m) throw new Error(`bad tcp address ${hostPort}`);
+  const host = m[1].replace(/^\[|\]$/g, '');
+  const server = createServer((socket) => injector.injectConnection(socket));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(Number(m[2]), host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => log.error('tcp listener error', { address: hostPort, error: err }));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : Number(m[2]);
+  return {
+    endpoint: `tcp://${m[1]}:${port}`,
+    async close() {
+      stopAccepting(server);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// Engine options with their defaults, and the derived on-disk layout.
+import { join } from 'node:path';
+
+export interface EngineOptions {
+  /** Persistent root (records, bundles, rw layers, CNI result cache). */
+  root: string;
+  /** Volatile state (runc state, exit files, attach sockets, netns mounts, events). */
+  state: string;
+  cniConfDir?: string;
+  cniBinDirs?: string[];
+  pauseImage?: string;
+  cgroupManager?: 'cgroupfs' | 'systemd';
+  /** Parent cgroup for pods without a cgroup_parent. */
+  cgroupParent?: string;
+  registryConfigDir?: string;
+  registryMirrors?: string[];
+  insecureRegistries?: string[];
+  authFile?: string;
+  runcPath?: string;
+  conmonPath?: string;
+  /** Max bytes of a container log file before conmon truncates it (0: no cap). */
+  logSizeMax?: number;
+  /** Where isulats finds pause.c to build the default pause image. */
+  pauseSourcePath?: string;
+  warn?: (message: string) => void;
+}
+
+export const DEFAULT_PAUSE_IMAGE = 'isulats/pause:3.9';
+
+export interface EnginePaths {
+  root: string;
+  state: string;
+  runcRoot: string;
+  exitDir: string;
+  socketDir: string;
+  netnsDir: string;
+  cniCacheDir: string;
+  eventsFile: string;
+  runtimeConfigFile: string;
+}
+
+export function enginePaths(opts: Pick<EngineOptions, 'root' | 'state'>): EnginePaths {
+  return {
+    root: opts.root,
+    state: opts.state,
+    runcRoot: join(opts.state, 'runc'),
+    exitDir: join(opts.state, 'exits'),
+    socketDir: join(opts.state, 'sk'),
+    netnsDir: join(opts.state, 'netns'),
+    cniCacheDir: join(opts.root, 'cni', 'results'),
+    eventsFile: join(opts.state, 'events.log'),
+    runtimeConfigFile: join(opts.root, 'runtime-config.json'),
+  };
+}

@@ -1,0 +1,34 @@
+// What is kept on disk for a container (root/containers/<id>/meta.json).
+//
+//   (create) --creating--> CREATED --start--> RUNNING --exit/stop--> EXITED --remove--> (gone)
+//
+// The EXITED transition is observed from conmon's exit file (the container
+// may exit while no engine process runs) and written back on the next read.
+import type * as cri from '../../api/cri.js';
+
+export type ContainerStateName = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
+
+export interface ContainerRecord {
+  id: string;
+  sandboxId: string;
+  name: string;
+  config: cri.ContainerConfigIn;
+  state: ContainerStateName;
+  creating?: { pid: number };
+  createdAt: string;
+  startedAt: string;
+  finishedAt: string;
+  exitCode: number;
+  reason: string;
+  message: string;
+  imageRef: string;
+  imageId: string;
+  imageName: string;
+  logPath: string;
+  bundle: string;
+  pid: number;
+  cgroupsPath: string;
+  stopSignal: string;
+  /** uid/gid the process runs as (ContainerStatus.user). */
+  user: { uid: number; gid: number; supplementalGroups: number[] };
+}

@@ -1,0 +1,639 @@
+// Container RPCs. A container's process runs under conmon, so it survives
+// the engine process; its exit is observed from conmon's exit file and
+// written back to the record on the next read (refresh).
+import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type * as cri from '../../api/cri.js';
+import type { StreamIO } from '../../client/backend.js';
+import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
+import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
+import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
+import { newId } from '../store/id-registry.js';
+import type { OciProcess } from '../oci/oci-runtime.js';
+import type { SandboxRecord } from '../sandbox/sandbox-record.js';
+import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
+import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
+import type { ContainerRecord, ContainerStateName } from './container-record.js';
+import { buildContainerSpec, type ResolvedDevice } from './spec.js';
+
+/** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
+export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
+const SIGNAL_NAMES = Object.keys(Signal);
+
+export function containerName(meta: cri.ContainerMetadataIn, pod: cri.PodSandboxMetadataIn): string {
+  return `k8s_${meta.name}_${pod.name}_${pod.namespace}_${pod.uid}_${toInt(meta.attempt)}`;
+}
+
+function storable<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_k, v) => (v && v.type === 'Buffer' && Array.isArray(v.data) ? Buffer.from(v.data).toString() : v))) as T;
+}
+
+function signalName(v: cri.ContainerConfigIn['stopSignal']): string {
+  const name = typeof v === 'number' ? SIGNAL_NAMES[v] : v;
+  if (!name || name === 'SIGNAL_RUNTIME_DEFAULT') return '';
+  return name.replace(/^SIGNAL_/, '');
+}
+
+export class ContainerService {
+  constructor(private readonly ctx: EngineContext) {}
+
+  // ---- create / start ----
+
+  async create(req: cri.CreateContainerRequestIn): Promise<cri.CreateContainerResponse> {
+    const ctx = this.ctx;
+    const config = storable(req.config ?? {});
+    if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
+    if (!config.image?.image) throw invalidArgument('container config needs an image');
+    const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
+    const sandbox = sandboxId ? await ctx.sandboxes.get(sandboxId) : undefined;
+    if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
+    if (sandbox.state !== 'SANDBOX_READY' || sandbox.creating) throw failedPrecondition(`pod sandbox ${sandbox.id} is not ready`);
+    const podConfig = storable(req.sandboxConfig ?? sandbox.config);
+    const image = await ctx.images.resolveImage(config.image.image);
+    const id = newId();
+    const name = containerName(config.metadata, sandbox.config.metadata ?? {});
+    const undo = new Undo();
+    try {
+      await ctx.containerNames.reserve(name, id);
+      undo.push('release name', () => ctx.containerNames.release(name, id));
+      const dir = ctx.containers.objectDir(id);
+      const bundle = join(dir, 'bundle');
+      const logDir = podConfig.logDirectory || sandbox.config.logDirectory || '';
+      const logPath = config.logPath ? (isAbsolute(config.logPath) ? config.logPath : join(logDir || dir, config.logPath)) : '';
+      const record: ContainerRecord = {
+        id,
+        sandboxId: sandbox.id,
+        name,
+        config,
+        state: 'CONTAINER_CREATED',
+        creating: { pid: process.pid },
+        createdAt: nowNs(),
+        startedAt: '0',
+        finishedAt: '0',
+        exitCode: 0,
+        reason: '',
+        message: '',
+        imageRef: image.id,
+        imageId: image.id,
+        imageName: image.ref,
+        logPath,
+        bundle,
+        pid: 0,
+        cgroupsPath: cgroupsPathFor(ctx, sandbox.cgroupParent, id),
+        stopSignal: signalName(config.stopSignal) || image.config.config?.StopSignal || 'SIGTERM',
+        user: { uid: 0, gid: 0, supplementalGroups: [] },
+      };
+      await ctx.containers.create(record);
+      undo.push('remove record', () => ctx.containers.remove(id));
+      const snap = await ctx.snapshots.prepare(id, image.id);
+      undo.push('remove rootfs', () => ctx.snapshots.remove(id));
+      const spec = buildContainerSpec({
+        id,
+        rootfs: snap.mountpoint,
+        config,
+        sandbox: {
+          id: sandbox.id,
+          pausePid: sandbox.pid,
+          netnsPath: sandbox.netnsPath,
+          namespaces: sandbox.namespaces,
+          hostname: sandbox.hostname,
+          hostsPath: join(ctx.sandboxes.objectDir(sandbox.id), 'hosts'),
+          hostnamePath: join(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
+          resolvConfPath: join(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
+        },
+        image: {
+          config: image.config.config,
+          passwd: await readImageFile(snap.mountpoint, 'etc/passwd'),
+          group: await readImageFile(snap.mountpoint, 'etc/group'),
+        },
+        host: ctx.host,
+        cgroupsPath: record.cgroupsPath,
+        devices: await resolveDevices(config.devices ?? []),
+        localhostSeccomp: await loadLocalhostProfile(config.linux?.securityContext?.seccomp),
+        targetPid: await this.targetPid(config),
+        warn: ctx.warn,
+      });
+      record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
+      await mkdir(bundle, { recursive: true, mode: 0o711 });
+      await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
+      if (logPath) await mkdir(dirname(logPath), { recursive: true });
+      undo.push('delete runc container', () => ctx.oci.delete(id, true));
+      const { pid } = await ctx.oci.create({
+        id,
+        bundle,
+        name,
+        logPath: logPath || undefined,
+        logSizeMax: ctx.options.logSizeMax,
+        tty: !!config.tty,
+        stdin: !!config.stdin,
+        stdinOnce: !!config.stdinOnce,
+        monitor: true,
+      });
+      await ctx.containers.update(id, () => ({ ...record, pid, creating: undefined }));
+      await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs() });
+      return { containerId: id };
+    } catch (error) {
+      const failed = await undo.run();
+      if (failed.length) ctx.warn(`container ${id}: rollback incomplete (${failed.join('; ')})`);
+      throw error;
+    }
+  }
+
+  private async targetPid(config: cri.ContainerConfigIn): Promise<number | undefined> {
+    const ns = config.linux?.securityContext?.namespaceOptions;
+    if (!ns?.targetId) return undefined;
+    const target = await this.ctx.containers.get(ns.targetId);
+    return target?.pid;
+  }
+
+  async start(req: cri.StartContainerRequestIn): Promise<cri.StartContainerResponse> {
+    const id = await this.resolveId(req.containerId);
+    await this.ctx.containers.withLock(id, async () => {
+      const record = await this.ctx.containers.mustGet(id);
+      if (record.state !== 'CONTAINER_CREATED' || record.creating) throw failedPrecondition(`container ${id} is ${record.state}, not CONTAINER_CREATED`);
+      try {
+        await this.ctx.oci.start(id);
+      } catch (error) {
+        await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message });
+        throw error;
+      }
+      await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_RUNNING', startedAt: nowNs() });
+      await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs() });
+    });
+    return {};
+  }
+
+  // ---- state observation ----
+
+  private async resolveId(idOrPrefix: string | undefined): Promise<string> {
+    const id = await this.ctx.containers.resolve(idOrPrefix ?? '');
+    if (!id) throw notFound(`container "${idOrPrefix ?? ''}" not found`);
+    return id;
+  }
+
+  /** The record with an exit observed from conmon written back (EXITED, code, reason). */
+  async refresh(record: ContainerRecord): Promise<ContainerRecord> {
+    if (record.state !== 'CONTAINER_RUNNING') return record;
+    const exit = await this.ctx.oci.exitInfo(record.id, record.bundle);
+    if (!exit) {
+      // conmon gone without an exit file (killed): the container cannot be reached any more.
+      const conmonPid = Number.parseInt(await readFile(join(record.bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
+      if (conmonPid > 0 && (await pidAlive(conmonPid))) return record;
+      if (record.pid > 0 && (await pidAlive(record.pid))) return record;
+    }
+    return this.ctx.containers.update(record.id, (current) => {
+      if (current.state !== 'CONTAINER_RUNNING') return current;
+      const code = exit?.exitCode ?? 255;
+      return {
+        ...current,
+        state: 'CONTAINER_EXITED',
+        exitCode: code,
+        finishedAt: exit?.finishedAt ?? nowNs(),
+        reason: exit?.oomKilled ? 'OOMKilled' : !exit ? 'Unknown' : code === 0 ? 'Completed' : 'Error',
+        message: exit ? '' : 'container monitor exited without recording the exit status',
+      };
+    });
+  }
+
+  async get(idOrPrefix: string | undefined): Promise<ContainerRecord> {
+    const id = await this.resolveId(idOrPrefix);
+    return this.refresh(await this.ctx.containers.mustGet(id));
+  }
+
+  // ---- stop / remove ----
+
+  async stop(req: cri.StopContainerRequestIn): Promise<cri.StopContainerResponse> {
+    const id = await this.ctx.containers.resolve(req.containerId ?? '').catch(() => undefined);
+    if (!id) throw notFound(`container "${req.containerId ?? ''}" not found`);
+    await this.stopById(id, toInt(req.timeout));
+    return {};
+  }
+
+  async stopById(id: string, timeoutSec: number): Promise<void> {
+    const record = await this.refresh(await this.ctx.containers.mustGet(id));
+    if (record.state === 'CONTAINER_EXITED') return;
+    if (record.state === 'CONTAINER_CREATED') {
+      // Never started: kill the created init (blocked on runc's exec fifo) and record it as exited.
+      await this.ctx.oci.kill(id, 'KILL').catch(() => undefined);
+      await this.waitExit(id, 5_000);
+      await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
+      await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+      return;
+    }
+    if (timeoutSec > 0) {
+      await this.ctx.oci.kill(id, record.stopSignal || 'SIGTERM');
+      if (await this.waitExit(id, timeoutSec * 1000)) return this.markStopped(id);
+    }
+    await this.ctx.oci.kill(id, 'KILL', true);
+    if (!(await this.waitExit(id, 10_000))) throw new IsulatsError('deadline-exceeded', `container ${id} did not exit after SIGKILL`);
+    await this.markStopped(id);
+  }
+
+  private async markStopped(id: string): Promise<void> {
+    const record = await this.refresh(await this.ctx.containers.mustGet(id));
+    await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+  }
+
+  /** True once conmon recorded the exit (or the process is gone). */
+  private async waitExit(id: string, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    const record = await this.ctx.containers.mustGet(id);
+    for (;;) {
+      if (await this.ctx.oci.exitInfo(id, record.bundle)) return true;
+      const state = await this.ctx.oci.state(id).catch(() => undefined);
+      if (!state || state.status === 'stopped') {
+        // conmon writes the exit file just after reaping; give it a moment.
+        for (let i = 0; i < 20 && !(await this.ctx.oci.exitInfo(id, record.bundle)); i++) await sleep(50);
+        return true;
+      }
+      if (Date.now() >= deadline) return false;
+      await sleep(50);
+    }
+  }
+
+  async remove(req: cri.RemoveContainerRequestIn): Promise<cri.RemoveContainerResponse> {
+    const id = await this.ctx.containers.resolve(req.containerId ?? '').catch(() => undefined);
+    if (!id) return {};
+    await this.removeById(id);
+    return {};
+  }
+
+  async removeById(id: string): Promise<void> {
+    const record = await this.ctx.containers.get(id);
+    if (!record) return;
+    const current = await this.refresh(record);
+    if (current.state === 'CONTAINER_RUNNING' || current.state === 'CONTAINER_CREATED') await this.stopById(id, 0);
+    await this.ctx.containers.withLock(id, async () => {
+      const r = await this.ctx.containers.get(id);
+      if (!r) return;
+      await this.ctx.oci.delete(id, true);
+      await this.ctx.snapshots.remove(id).catch((error) => {
+        if (!isKind(error, 'not-found')) throw error;
+      });
+      await this.ctx.containers.remove(id);
+      await this.ctx.containerNames.release(r.name, id);
+      await this.ctx.events.append({ containerId: id, podSandboxId: r.sandboxId, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNs() });
+    });
+    await removeExitFile(this.ctx.paths.exitDir, id);
+  }
+
+  async stopAllInPod(sandboxId: string): Promise<void> {
+    for (const r of await this.ctx.containers.list()) if (r.sandboxId === sandboxId) await this.stopById(r.id, 0);
+  }
+
+  async removeAllInPod(sandboxId: string): Promise<void> {
+    for (const r of await this.ctx.containers.list()) if (r.sandboxId === sandboxId) await this.removeById(r.id);
+  }
+
+  /** Undoes a CreateContainer whose process died midway (recovery at open). */
+  async cleanupAbandoned(record: ContainerRecord): Promise<void> {
+    await this.ctx.oci.kill(record.id, 'KILL', true).catch(() => undefined);
+    await this.ctx.oci.delete(record.id, true).catch(() => undefined);
+    await this.ctx.snapshots.remove(record.id).catch(() => undefined);
+    await this.ctx.containers.remove(record.id);
+    await this.ctx.containerNames.release(record.name, record.id);
+    await removeExitFile(this.ctx.paths.exitDir, record.id);
+  }
+
+  // ---- status / list ----
+
+  async status(req: cri.ContainerStatusRequestIn): Promise<cri.ContainerStatusResponse> {
+    const r = await this.get(req.containerId);
+    const info: Record<string, string> = {};
+    if (req.verbose) info.info = JSON.stringify({ pid: r.pid, sandboxID: r.sandboxId, bundle: r.bundle, cgroupsPath: r.cgroupsPath, name: r.name });
+    const res = r.config.linux?.resources;
+    return {
+      status: {
+        id: r.id,
+        metadata: { name: r.config.metadata?.name ?? '', attempt: toInt(r.config.metadata?.attempt) },
+        state: r.state,
+        createdAt: r.createdAt,
+        startedAt: r.startedAt,
+        finishedAt: r.finishedAt,
+        exitCode: r.exitCode,
+        image: imageSpecOut(r),
+        imageRef: r.imageRef,
+        reason: r.reason,
+        message: r.message,
+        labels: r.config.labels ?? {},
+        annotations: r.config.annotations ?? {},
+        mounts: (r.config.mounts ?? []).map((m) => ({
+          containerPath: m.containerPath ?? '',
+          hostPath: m.hostPath ?? '',
+          readonly: !!m.readonly,
+          selinuxRelabel: !!m.selinuxRelabel,
+          propagation: (typeof m.propagation === 'number' ? (['PROPAGATION_PRIVATE', 'PROPAGATION_HOST_TO_CONTAINER', 'PROPAGATION_BIDIRECTIONAL'] as const)[m.propagation] : m.propagation) ?? 'PROPAGATION_PRIVATE',
+          uidMappings: [],
+          gidMappings: [],
+          recursiveReadOnly: !!m.recursiveReadOnly,
+          image: null,
+          imageSubPath: '',
+          mountOptions: [],
+        })),
+        logPath: r.logPath,
+        resources: {
+          linux: {
+            cpuPeriod: String(toInt(res?.cpuPeriod)),
+            cpuQuota: String(toInt(res?.cpuQuota)),
+            cpuShares: String(toInt(res?.cpuShares)),
+            memoryLimitInBytes: String(toInt(res?.memoryLimitInBytes)),
+            oomScoreAdj: String(toInt(res?.oomScoreAdj)),
+            cpusetCpus: res?.cpusetCpus ?? '',
+            cpusetMems: res?.cpusetMems ?? '',
+            hugepageLimits: [],
+            unified: res?.unified ?? {},
+            memorySwapLimitInBytes: String(toInt(res?.memorySwapLimitInBytes)),
+          },
+          windows: null,
+        },
+        imageId: r.imageId,
+        user: { linux: { uid: String(r.user.uid), gid: String(r.user.gid), supplementalGroups: r.user.supplementalGroups.map(String) } },
+        stopSignal: r.stopSignal ? (`SIGNAL_${r.stopSignal.startsWith('SIG') ? r.stopSignal : `SIG${r.stopSignal}`}` as cri.ContainerStatus['stopSignal']) : 'SIGNAL_RUNTIME_DEFAULT',
+      },
+      info,
+    };
+  }
+
+  async list(req: cri.ListContainersRequestIn): Promise<cri.ListContainersResponse> {
+    const f = req.filter ?? undefined;
+    let records = (await this.ctx.containers.list()).filter((r) => !r.creating);
+    if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
+    if (f?.podSandboxId) records = records.filter((r) => r.sandboxId.startsWith(f.podSandboxId!));
+    if (f?.labelSelector) records = records.filter((r) => matchLabels(r.config.labels, f.labelSelector!));
+    records = await Promise.all(records.map((r) => this.refresh(r)));
+    if (f?.state) {
+      const wanted: ContainerStateName = enumName(f.state.state as never, CONTAINER_STATES);
+      records = records.filter((r) => r.state === wanted);
+    }
+    return {
+      containers: records.map((r) => ({
+        id: r.id,
+        podSandboxId: r.sandboxId,
+        metadata: { name: r.config.metadata?.name ?? '', attempt: toInt(r.config.metadata?.attempt) },
+        image: imageSpecOut(r),
+        imageRef: r.imageRef,
+        state: r.state,
+        createdAt: r.createdAt,
+        labels: r.config.labels ?? {},
+        annotations: r.config.annotations ?? {},
+        imageId: r.imageId,
+      })),
+    };
+  }
+
+  // ---- exec ----
+
+  private async execProcess(id: string, cmd: string[] | undefined, tty: boolean): Promise<{ record: ContainerRecord; proc: OciProcess }> {
+    if (!cmd?.length) throw invalidArgument('exec needs a command');
+    const record = await this.get(id);
+    if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running (${record.state})`);
+    const spec = JSON.parse(await readFile(join(record.bundle, 'config.json'), 'utf8')) as { process: OciProcess };
+    return { record, proc: { ...spec.process, args: cmd, terminal: tty } };
+  }
+
+  async execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse> {
+    const { record, proc } = await this.execProcess(req.containerId ?? '', req.cmd, false);
+    const timeoutSec = toInt(req.timeout);
+    const result = await this.ctx.oci.exec(record.id, proc, { timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined, maxOutput: EXEC_SYNC_MAX_OUTPUT });
+    if (result.timedOut) throw new IsulatsError('deadline-exceeded', `command ${JSON.stringify(req.cmd)} timed out after ${timeoutSec}s`);
+    return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+  }
+
+  async execStream(req: cri.ExecRequestIn, io: StreamIO): Promise<number> {
+    const { record, proc } = await this.execProcess(req.containerId ?? '', req.cmd, !!req.tty);
+    return this.ctx.oci.execStream(record.id, proc, io);
+  }
+
+  async attachStream(req: cri.AttachRequestIn, io: StreamIO): Promise<number> {
+    const record = await this.get(req.containerId);
+    if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
+    await this.ctx.oci.attach(record.id, record.bundle, io);
+    return (await this.refresh(await this.ctx.containers.mustGet(record.id))).exitCode;
+  }
+
+  // ---- logs, resources, stats ----
+
+  async reopenLog(req: cri.ReopenContainerLogRequestIn): Promise<cri.ReopenContainerLogResponse> {
+    const record = await this.get(req.containerId);
+    if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
+    await this.ctx.oci.reopenLog(record.bundle);
+    return {};
+  }
+
+  async updateResources(req: cri.UpdateContainerResourcesRequestIn): Promise<cri.UpdateContainerResourcesResponse> {
+    const record = await this.get(req.containerId);
+    const res = req.linux;
+    if (!res) return {};
+    if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
+    const update = {
+      cpu: {
+        shares: toInt(res.cpuShares) || undefined,
+        quota: toInt(res.cpuQuota) || undefined,
+        period: toInt(res.cpuPeriod) || undefined,
+        cpus: res.cpusetCpus || undefined,
+        mems: res.cpusetMems || undefined,
+      },
+      memory: { limit: toInt(res.memoryLimitInBytes) || undefined, swap: toInt(res.memorySwapLimitInBytes) || undefined },
+      unified: res.unified && Object.keys(res.unified).length ? res.unified : undefined,
+    };
+    await this.ctx.oci.update(record.id, record.cgroupsPath, update);
+    await this.ctx.containers.update(record.id, (r) => ({
+      ...r,
+      config: { ...r.config, linux: { ...(r.config.linux ?? {}), resources: { ...(r.config.linux?.resources ?? {}), ...storable(res) } } },
+    }));
+    return {};
+  }
+
+  async statsOf(record: ContainerRecord): Promise<cri.ContainerStats> {
+    const ts = nowNs();
+    const cg = record.state === 'CONTAINER_RUNNING' ? await this.ctx.oci.stats(record.cgroupsPath).catch(() => undefined) : undefined;
+    const usage = await this.ctx.snapshots.usage(record.id).catch(() => undefined);
+    return {
+      attributes: {
+        id: record.id,
+        metadata: { name: record.config.metadata?.name ?? '', attempt: toInt(record.config.metadata?.attempt) },
+        labels: record.config.labels ?? {},
+        annotations: record.config.annotations ?? {},
+      },
+      cpu: { timestamp: ts, usageCoreNanoSeconds: { value: (cg?.cpuUsageNs ?? 0n).toString() }, usageNanoCores: null, psi: null },
+      memory: {
+        timestamp: ts,
+        workingSetBytes: { value: (cg?.memoryWorkingSetBytes ?? 0n).toString() },
+        availableBytes: null,
+        usageBytes: { value: (cg?.memoryUsageBytes ?? 0n).toString() },
+        rssBytes: null,
+        pageFaults: null,
+        majorPageFaults: null,
+        psi: null,
+      },
+      writableLayer: {
+        timestamp: ts,
+        fsId: { mountpoint: join(this.ctx.paths.root, 'containers-rw') },
+        usedBytes: { value: String(usage?.bytes ?? 0) },
+        inodesUsed: { value: String(usage?.inodes ?? 0) },
+      },
+      swap: null,
+      io: null,
+    };
+  }
+
+  async stats(req: cri.ContainerStatsRequestIn): Promise<cri.ContainerStatsResponse> {
+    return { stats: await this.statsOf(await this.get(req.containerId)) };
+  }
+
+  async listStats(req: cri.ListContainerStatsRequestIn): Promise<cri.ListContainerStatsResponse> {
+    const f = req.filter ?? undefined;
+    const { containers } = await this.list({ filter: { id: f?.id, podSandboxId: f?.podSandboxId, labelSelector: f?.labelSelector } });
+    const records = await Promise.all(containers.map((c) => this.ctx.containers.get(c.id)));
+    const stats = await Promise.all(records.filter((r): r is ContainerRecord => !!r).map((r) => this.statsOf(r)));
+    return { stats };
+  }
+
+  async podStats(sandbox: SandboxRecord): Promise<cri.PodSandboxStats> {
+    const ts = nowNs();
+    const containers = (await this.ctx.containers.list()).filter((r) => r.sandboxId === sandbox.id);
+    const stats = await Promise.all(containers.map(async (r) => this.statsOf(await this.refresh(r))));
+    const pause = await this.ctx.oci.stats(sandbox.cgroupsPath).catch(() => undefined);
+    const sum = (pick: (s: cri.ContainerStats) => string | undefined) => stats.reduce((acc, s) => acc + BigInt(pick(s) ?? '0'), 0n);
+    return {
+      attributes: {
+        id: sandbox.id,
+        metadata: { name: sandbox.config.metadata?.name ?? '', uid: sandbox.config.metadata?.uid ?? '', namespace: sandbox.config.metadata?.namespace ?? '', attempt: toInt(sandbox.config.metadata?.attempt) },
+        labels: sandbox.config.labels ?? {},
+        annotations: sandbox.config.annotations ?? {},
+      },
+      linux: {
+        cpu: { timestamp: ts, usageCoreNanoSeconds: { value: (sum((s) => s.cpu?.usageCoreNanoSeconds?.value) + (pause?.cpuUsageNs ?? 0n)).toString() }, usageNanoCores: null, psi: null },
+        memory: {
+          timestamp: ts,
+          workingSetBytes: { value: (sum((s) => s.memory?.workingSetBytes?.value) + (pause?.memoryWorkingSetBytes ?? 0n)).toString() },
+          availableBytes: null,
+          usageBytes: { value: (sum((s) => s.memory?.usageBytes?.value) + (pause?.memoryUsageBytes ?? 0n)).toString() },
+          rssBytes: null,
+          pageFaults: null,
+          majorPageFaults: null,
+          psi: null,
+        },
+        network: null,
+        process: null,
+        containers: stats,
+        io: null,
+      },
+      windows: null,
+    };
+  }
+
+  // ---- isula extras ----
+
+  async kill(idOrPrefix: string, signal: string | number): Promise<void> {
+    const record = await this.get(idOrPrefix);
+    if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
+    await this.ctx.oci.kill(record.id, signal);
+  }
+
+  /** Waits until the container exits; returns its exit code. */
+  async wait(idOrPrefix: string, signal?: AbortSignal): Promise<number> {
+    for (;;) {
+      const record = await this.get(idOrPrefix);
+      if (record.state === 'CONTAINER_EXITED') return record.exitCode;
+      if (signal?.aborted) throw new IsulatsError('deadline-exceeded', 'wait aborted');
+      await sleep(200);
+    }
+  }
+
+  async top(idOrPrefix: string): Promise<number[]> {
+    const record = await this.get(idOrPrefix);
+    if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
+    return this.ctx.oci.pids(record.id);
+  }
+
+  async pause(idOrPrefix: string): Promise<void> {
+    const record = await this.get(idOrPrefix);
+    if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
+    await this.ctx.oci.pause(record.id);
+  }
+
+  async unpause(idOrPrefix: string): Promise<void> {
+    const record = await this.get(idOrPrefix);
+    await this.ctx.oci.resume(record.id);
+  }
+
+  /** Stops the container if running, then runs it again from the same bundle (a new process, same log). */
+  async restart(idOrPrefix: string, timeoutSec = 10): Promise<void> {
+    const record = await this.get(idOrPrefix);
+    if (record.state === 'CONTAINER_RUNNING') await this.stopById(record.id, timeoutSec);
+    await this.ctx.containers.withLock(record.id, async () => {
+      const r = await this.ctx.containers.mustGet(record.id);
+      await this.ctx.oci.delete(r.id, true);
+      await removeExitFile(this.ctx.paths.exitDir, r.id);
+      await this.ctx.snapshots.mount(r.id);
+      const { pid } = await this.ctx.oci.create({
+        id: r.id,
+        bundle: r.bundle,
+        name: r.name,
+        logPath: r.logPath || undefined,
+        logSizeMax: this.ctx.options.logSizeMax,
+        tty: !!r.config.tty,
+        stdin: !!r.config.stdin,
+        stdinOnce: !!r.config.stdinOnce,
+        monitor: true,
+      });
+      await this.ctx.oci.start(r.id);
+      await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
+    });
+  }
+}
+
+function imageSpecOut(r: ContainerRecord): cri.ImageSpec {
+  return { image: r.config.image?.image ?? r.imageName, annotations: r.config.image?.annotations ?? {}, userSpecifiedImage: r.config.image?.userSpecifiedImage ?? r.config.image?.image ?? '', runtimeHandler: '', imageRef: r.imageRef };
+}
+
+async function removeExitFile(exitDir: string, id: string): Promise<void> {
+  const { rm } = await import('node:fs/promises');
+  await rm(join(exitDir, id), { force: true });
+}
+
+/** Reads a file of the image only when it is a regular file (a symlink could point at the host's). */
+async function readImageFile(rootfs: string, rel: string): Promise<string | undefined> {
+  const path = join(rootfs, rel);
+  const info = await lstat(path).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  return readFile(path, 'utf8');
+}
+
+async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]> {
+  const out: ResolvedDevice[] = [];
+  for (const d of devices) {
+    if (!d.hostPath || !d.containerPath) throw invalidArgument('a device needs host_path and container_path');
+    const st = await stat(d.hostPath).catch(() => undefined);
+    if (!st) throw invalidArgument(`device ${d.hostPath} does not exist`);
+    const type = st.isCharacterDevice() ? 'c' : st.isBlockDevice() ? 'b' : st.isFIFO() ? 'p' : undefined;
+    if (!type) throw invalidArgument(`${d.hostPath} is not a device`);
+    const rdev = st.rdev;
+    out.push({
+      containerPath: d.containerPath,
+      hostPath: d.hostPath,
+      permissions: d.permissions || 'rwm',
+      type,
+      major: Number((BigInt(rdev) >> 8n) & 0xfffn),
+      minor: Number((BigInt(rdev) & 0xffn) | ((BigInt(rdev) >> 12n) & 0xfff00n)),
+      fileMode: st.mode & 0o777,
+      uid: st.uid,
+      gid: st.gid,
+    });
+  }
+  return out;
+}
+
+async function loadLocalhostProfile(profile: cri.SecurityProfileIn | null | undefined): Promise<unknown> {
+  const isLocal = profile && (profile.profileType === 'Localhost' || profile.profileType === 2);
+  if (!isLocal) return undefined;
+  const ref = profile.localhostRef ?? '';
+  if (!isAbsolute(ref)) throw invalidArgument(`seccomp localhost_ref must be an absolute path, got "${ref}"`);
+  try {
+    return JSON.parse(await readFile(ref, 'utf8'));
+  } catch (error) {
+    throw invalidArgument(`cannot load seccomp profile ${ref}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,389 @@
+// Pure generation of OCI runtime specs (config.json) for pause and
+// application containers from the image config, the CRI config and the
+// sandbox. Anything that needs the host (device numbers, profile files, the
+// image's /etc/passwd) is resolved by the caller and passed in.
+import type * as cri from '../../api/cri.js';
+import { invalidArgument } from '../errors.js';
+import type { OciImageConfig } from '../image/manifest.js';
+import { clampOomScoreAdj } from '../oci/oom-score.js';
+import { enumName, NAMESPACE_MODES, PROFILE_TYPES, PROPAGATIONS, toInt, type NsMode } from './cri-values.js';
+import { runtimeDefaultSeccomp } from './seccomp-default.js';
+import { resolveUser } from './user-lookup.js';
+
+export type OciSpec = Record<string, any>;
+
+export const DEFAULT_PATH_ENV = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+export const DEFAULT_CAPABILITIES = [
+  'CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_FSETID', 'CAP_FOWNER', 'CAP_MKNOD', 'CAP_NET_RAW', 'CAP_SETGID',
+  'CAP_SETUID', 'CAP_SETFCAP', 'CAP_SETPCAP', 'CAP_NET_BIND_SERVICE', 'CAP_SYS_CHROOT', 'CAP_KILL', 'CAP_AUDIT_WRITE',
+];
+
+export const ALL_CAPABILITIES = [
+  'CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_DAC_READ_SEARCH', 'CAP_FOWNER', 'CAP_FSETID', 'CAP_KILL', 'CAP_SETGID',
+  'CAP_SETUID', 'CAP_SETPCAP', 'CAP_LINUX_IMMUTABLE', 'CAP_NET_BIND_SERVICE', 'CAP_NET_BROADCAST', 'CAP_NET_ADMIN',
+  'CAP_NET_RAW', 'CAP_IPC_LOCK', 'CAP_IPC_OWNER', 'CAP_SYS_MODULE', 'CAP_SYS_RAWIO', 'CAP_SYS_CHROOT', 'CAP_SYS_PTRACE',
+  'CAP_SYS_PACCT', 'CAP_SYS_ADMIN', 'CAP_SYS_BOOT', 'CAP_SYS_NICE', 'CAP_SYS_RESOURCE', 'CAP_SYS_TIME',
+  'CAP_SYS_TTY_CONFIG', 'CAP_MKNOD', 'CAP_LEASE', 'CAP_AUDIT_WRITE', 'CAP_AUDIT_CONTROL', 'CAP_SETFCAP',
+  'CAP_MAC_OVERRIDE', 'CAP_MAC_ADMIN', 'CAP_SYSLOG', 'CAP_WAKE_ALARM', 'CAP_BLOCK_SUSPEND', 'CAP_AUDIT_READ',
+  'CAP_PERFMON', 'CAP_BPF', 'CAP_CHECKPOINT_RESTORE',
+];
+
+export const DEFAULT_MASKED_PATHS = [
+  '/proc/acpi', '/proc/asound', '/proc/kcore', '/proc/keys', '/proc/latency_stats', '/proc/timer_list',
+  '/proc/timer_stats', '/proc/sched_debug', '/proc/scsi', '/sys/firmware',
+];
+export const DEFAULT_READONLY_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
+
+export interface HostFeatures {
+  /** The host's own oom_score_adj: nothing lower can be set. */
+  oomScoreFloor: number;
+  apparmor: boolean;
+  selinux: boolean;
+}
+
+export interface SandboxContext {
+  id: string;
+  pausePid: number;
+  /** Bind-mounted netns; undefined when the pod uses the host network. */
+  netnsPath?: string;
+  namespaces: { network: NsMode; pid: NsMode; ipc: NsMode };
+  hostname: string;
+  resolvConfPath?: string;
+  hostsPath: string;
+  hostnamePath: string;
+  shmPath?: string;
+}
+
+export interface ResolvedDevice {
+  containerPath: string;
+  hostPath: string;
+  permissions: string;
+  type: 'c' | 'b' | 'p';
+  major: number;
+  minor: number;
+  fileMode: number;
+  uid: number;
+  gid: number;
+}
+
+export interface ContainerSpecInput {
+  id: string;
+  rootfs: string;
+  config: cri.ContainerConfigIn;
+  sandbox: SandboxContext;
+  image: { config: OciImageConfig['config']; passwd?: string; group?: string };
+  host: HostFeatures;
+  cgroupsPath: string;
+  devices?: ResolvedDevice[];
+  /** Parsed Localhost seccomp profile, read by the caller from localhost_ref. */
+  localhostSeccomp?: unknown;
+  /** Init pid of the target container for NamespaceMode TARGET. */
+  targetPid?: number;
+  warn?: (message: string) => void;
+}
+
+/** CRI command overrides the entrypoint, args override cmd (and an overridden entrypoint drops the image cmd). */
+export function processArgs(image: OciImageConfig['config'], command: string[] | undefined, args: string[] | undefined): string[] {
+  const entrypoint = command && command.length ? command : (image?.Entrypoint ?? []);
+  let cmd: string[];
+  if (args && args.length) cmd = args;
+  else if (command && command.length) cmd = [];
+  else cmd = image?.Cmd ?? [];
+  const all = [...entrypoint, ...cmd];
+  if (all.length === 0) throw invalidArgument('no command specified: the image has no entrypoint or cmd and the config has no command');
+  return all;
+}
+
+/** Image env first, CRI envs override by key; PATH added when neither sets it. */
+export function mergeEnv(imageEnv: string[] | undefined, envs: cri.KeyValueIn[] | undefined, extra: string[] = []): string[] {
+  const order: string[] = [];
+  const values = new Map<string, string>();
+  const set = (entry: string) => {
+    const eq = entry.indexOf('=');
+    const key = eq < 0 ? entry : entry.slice(0, eq);
+    if (!values.has(key)) order.push(key);
+    values.set(key, entry);
+  };
+  for (const e of imageEnv ?? []) set(e);
+  for (const e of extra) if (!values.has(e.slice(0, e.indexOf('=')))) set(e);
+  for (const kv of envs ?? []) {
+    if (!kv.key) continue;
+    const v = kv.value === undefined ? '' : Buffer.isBuffer(kv.value) || kv.value instanceof Uint8Array ? Buffer.from(kv.value).toString() : String(kv.value);
+    set(`${kv.key}=${v}`);
+  }
+  if (!values.has('PATH')) set(DEFAULT_PATH_ENV);
+  return order.map((k) => values.get(k)!);
+}
+
+export function normaliseCapability(name: string): string {
+  const upper = name.toUpperCase();
+  return upper.startsWith('CAP_') ? upper : `CAP_${upper}`;
+}
+
+export function capabilities(add: string[] = [], drop: string[] = [], privileged = false): string[] {
+  if (privileged) return [...ALL_CAPABILITIES];
+  let caps = new Set(DEFAULT_CAPABILITIES);
+  if (add.some((c) => c.toUpperCase() === 'ALL')) caps = new Set(ALL_CAPABILITIES);
+  else for (const c of add) caps.add(normaliseCapability(c));
+  if (drop.some((c) => c.toUpperCase() === 'ALL')) caps = new Set(add.filter((c) => c.toUpperCase() !== 'ALL').map(normaliseCapability));
+  else for (const c of drop) caps.delete(normaliseCapability(c));
+  return [...caps];
+}
+
+function propagationOption(p: cri.MountIn['propagation']): string {
+  switch (enumName(p as never, PROPAGATIONS)) {
+    case 'PROPAGATION_BIDIRECTIONAL':
+      return 'rshared';
+    case 'PROPAGATION_HOST_TO_CONTAINER':
+      return 'rslave';
+    default:
+      return 'rprivate';
+  }
+}
+
+function baseMounts(privileged: boolean, shmPath?: string): OciSpec[] {
+  return [
+    { destination: '/proc', type: 'proc', source: 'proc', options: ['nosuid', 'noexec', 'nodev'] },
+    { destination: '/dev', type: 'tmpfs', source: 'tmpfs', options: ['nosuid', 'strictatime', 'mode=755', 'size=65536k'] },
+    { destination: '/dev/pts', type: 'devpts', source: 'devpts', options: ['nosuid', 'noexec', 'newinstance', 'ptmxmode=0666', 'mode=0620', 'gid=5'] },
+    { destination: '/dev/mqueue', type: 'mqueue', source: 'mqueue', options: ['nosuid', 'noexec', 'nodev'] },
+    { destination: '/sys', type: 'sysfs', source: 'sysfs', options: ['nosuid', 'noexec', 'nodev', privileged ? 'rw' : 'ro'] },
+    { destination: '/sys/fs/cgroup', type: 'cgroup', source: 'cgroup', options: ['nosuid', 'noexec', 'nodev', 'relatime', privileged ? 'rw' : 'ro'] },
+    shmPath
+      ? { destination: '/dev/shm', type: 'bind', source: shmPath, options: ['rbind', 'rw'] }
+      : { destination: '/dev/shm', type: 'tmpfs', source: 'shm', options: ['nosuid', 'noexec', 'nodev', 'mode=1777', 'size=65536k'] },
+  ];
+}
+
+function seccompFor(
+  profile: cri.SecurityProfileIn | null | undefined,
+  legacyPath: string | undefined,
+  privileged: boolean,
+  localhost: unknown,
+): OciSpec | undefined {
+  if (privileged) return undefined;
+  if (!profile) {
+    if (!legacyPath || legacyPath === 'unconfined') return undefined;
+    if (legacyPath === 'runtime/default' || legacyPath === 'docker/default') return runtimeDefaultSeccomp();
+    if (legacyPath.startsWith('localhost/')) return requireLocal(localhost, legacyPath);
+    throw invalidArgument(`unsupported seccomp profile path "${legacyPath}"`);
+  }
+  switch (enumName(profile.profileType as never, PROFILE_TYPES)) {
+    case 'Unconfined':
+      return undefined;
+    case 'Localhost':
+      return requireLocal(localhost, profile.localhostRef ?? '');
+    default:
+      return runtimeDefaultSeccomp();
+  }
+}
+
+function requireLocal(localhost: unknown, ref: string): OciSpec {
+  if (!localhost || typeof localhost !== 'object') throw invalidArgument(`seccomp profile "${ref}" could not be loaded`);
+  return localhost as OciSpec;
+}
+
+/** Paths of a sandbox's namespaces that a container joins, per its NamespaceOption. */
+export function containerNamespaces(sb: SandboxContext, opts: cri.NamespaceOptionIn | null | undefined, targetPid?: number): OciSpec[] {
+  const ns: OciSpec[] = [{ type: 'mount' }];
+  const net = enumName(opts?.network as never, NAMESPACE_MODES);
+  const pid = enumName(opts?.pid as never, NAMESPACE_MODES);
+  const ipc = enumName(opts?.ipc as never, NAMESPACE_MODES);
+  if (net !== 'NODE' && sb.namespaces.network !== 'NODE') ns.push({ type: 'network', path: sb.netnsPath ?? `/proc/${sb.pausePid}/ns/net` });
+  if (ipc !== 'NODE' && sb.namespaces.ipc !== 'NODE') ns.push({ type: 'ipc', path: `/proc/${sb.pausePid}/ns/ipc` });
+  if (sb.namespaces.network !== 'NODE') ns.push({ type: 'uts', path: `/proc/${sb.pausePid}/ns/uts` });
+  if (pid === 'TARGET') {
+    if (!targetPid) throw invalidArgument('pid namespace TARGET needs a running target container');
+    ns.push({ type: 'pid', path: `/proc/${targetPid}/ns/pid` });
+  } else if (pid === 'POD' && sb.namespaces.pid !== 'NODE') ns.push({ type: 'pid', path: `/proc/${sb.pausePid}/ns/pid` });
+  else if (pid === 'CONTAINER') ns.push({ type: 'pid' });
+  return ns;
+}
+
+export function linuxResources(res: cri.LinuxContainerResourcesIn | null | undefined, devices: OciSpec[], privileged: boolean): OciSpec {
+  const out: OciSpec = {
+    devices: privileged ? [{ allow: true, access: 'rwm' }] : [{ allow: false, access: 'rwm' }, ...devices],
+  };
+  if (!res) return out;
+  const cpu: OciSpec = {};
+  if (toInt(res.cpuShares)) cpu.shares = toInt(res.cpuShares);
+  if (toInt(res.cpuQuota)) cpu.quota = toInt(res.cpuQuota);
+  if (toInt(res.cpuPeriod)) cpu.period = toInt(res.cpuPeriod);
+  if (res.cpusetCpus) cpu.cpus = res.cpusetCpus;
+  if (res.cpusetMems) cpu.mems = res.cpusetMems;
+  if (Object.keys(cpu).length) out.cpu = cpu;
+  const memory: OciSpec = {};
+  if (toInt(res.memoryLimitInBytes)) memory.limit = toInt(res.memoryLimitInBytes);
+  if (toInt(res.memorySwapLimitInBytes)) memory.swap = toInt(res.memorySwapLimitInBytes);
+  if (Object.keys(memory).length) out.memory = memory;
+  if (res.hugepageLimits?.length) out.hugepageLimits = res.hugepageLimits.map((h) => ({ pageSize: h.pageSize, limit: toInt(h.limit) }));
+  if (res.unified && Object.keys(res.unified).length) out.unified = { ...res.unified };
+  return out;
+}
+
+function deviceEntries(devices: ResolvedDevice[]): { nodes: OciSpec[]; rules: OciSpec[] } {
+  return {
+    nodes: devices.map((d) => ({ path: d.containerPath, type: d.type, major: d.major, minor: d.minor, fileMode: d.fileMode, uid: d.uid, gid: d.gid })),
+    rules: devices.map((d) => ({ allow: true, type: d.type, major: d.major, minor: d.minor, access: d.permissions || 'rwm' })),
+  };
+}
+
+function warnMac(sc: { apparmor?: unknown; apparmorProfile?: string; selinuxOptions?: unknown } | null | undefined, host: HostFeatures, warn: (m: string) => void): void {
+  const wantsApparmor = !!sc?.apparmorProfile || (!!sc?.apparmor && typeof sc.apparmor === 'object');
+  if (wantsApparmor && !host.apparmor) warn('AppArmor profile requested but the host has no AppArmor: ignored');
+  const se = sc?.selinuxOptions as Record<string, string> | null | undefined;
+  if (se && Object.values(se).some(Boolean) && !host.selinux) warn('SELinux options requested but the host has no SELinux: ignored');
+}
+
+export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
+  const { config, sandbox, image, host } = input;
+  const warn = input.warn ?? (() => undefined);
+  const sc = config.linux?.securityContext ?? undefined;
+  const privileged = !!sc?.privileged;
+  warnMac(sc, host, warn);
+
+  const args = processArgs(image.config, config.command, config.args);
+  let userSpec = image.config?.User ?? '';
+  if (sc?.runAsUsername) userSpec = sc.runAsUsername;
+  else if (sc?.runAsUser) userSpec = String(toInt(sc.runAsUser.value));
+  if (sc?.runAsGroup && sc.runAsGroup.value !== undefined) {
+    userSpec = `${userSpec.split(':')[0] ?? ''}:${toInt(sc.runAsGroup.value)}`;
+  }
+  const user = resolveUser(userSpec, image.passwd, image.group);
+  const additional = new Set(user.additionalGids);
+  for (const g of sc?.supplementalGroups ?? []) additional.add(toInt(g));
+  const extraEnv = [`HOSTNAME=${sandbox.hostname}`];
+  if (user.home) extraEnv.push(`HOME=${user.home}`);
+  else extraEnv.push('HOME=/');
+
+  const caps = capabilities(sc?.capabilities?.addCapabilities, sc?.capabilities?.dropCapabilities, privileged);
+  const ambient = (sc?.capabilities?.addAmbientCapabilities ?? []).map(normaliseCapability);
+  const devices = deviceEntries(input.devices ?? []);
+
+  const mounts = baseMounts(privileged, sandbox.shmPath);
+  const userMountTargets = new Set((config.mounts ?? []).map((m) => m.containerPath));
+  const podFiles: Array<[string, string | undefined]> = [
+    ['/etc/hosts', sandbox.hostsPath],
+    ['/etc/resolv.conf', sandbox.resolvConfPath],
+    ['/etc/hostname', sandbox.hostnamePath],
+  ];
+  for (const [dest, src] of podFiles) {
+    if (src && !userMountTargets.has(dest)) mounts.push({ destination: dest, type: 'bind', source: src, options: ['rbind', 'rprivate', sc?.readonlyRootfs ? 'ro' : 'rw'] });
+  }
+  let rootfsPropagation: string | undefined;
+  for (const m of config.mounts ?? []) {
+    if (!m.containerPath || !m.hostPath) throw invalidArgument('a mount needs container_path and host_path');
+    if (!m.containerPath.startsWith('/')) throw invalidArgument(`mount container_path "${m.containerPath}" must be absolute`);
+    const prop = propagationOption(m.propagation);
+    if (prop === 'rshared') rootfsPropagation = 'rshared';
+    else if (prop === 'rslave' && rootfsPropagation !== 'rshared') rootfsPropagation = 'rslave';
+    mounts.push({ destination: m.containerPath, type: 'bind', source: m.hostPath, options: ['rbind', prop, m.readonly ? 'ro' : 'rw'] });
+  }
+
+  const oomScoreAdj = clampOomScoreAdj(toInt(config.linux?.resources?.oomScoreAdj), host.oomScoreFloor);
+  const seccomp = seccompFor(sc?.seccomp, sc?.seccompProfilePath, privileged, input.localhostSeccomp);
+
+  const linux: OciSpec = {
+    namespaces: containerNamespaces(sandbox, sc?.namespaceOptions, input.targetPid),
+    resources: linuxResources(config.linux?.resources, devices.rules, privileged),
+    cgroupsPath: input.cgroupsPath,
+    devices: devices.nodes,
+  };
+  if (!privileged) {
+    linux.maskedPaths = sc?.maskedPaths?.length ? [...sc.maskedPaths] : DEFAULT_MASKED_PATHS;
+    linux.readonlyPaths = sc?.readonlyPaths?.length ? [...sc.readonlyPaths] : DEFAULT_READONLY_PATHS;
+  }
+  if (seccomp) linux.seccomp = seccomp;
+  if (rootfsPropagation) linux.rootfsPropagation = rootfsPropagation;
+
+  return {
+    ociVersion: '1.0.2',
+    process: {
+      terminal: !!config.tty,
+      user: { uid: user.uid, gid: user.gid, additionalGids: [...additional].filter((g) => g !== user.gid) },
+      args,
+      env: mergeEnv(image.config?.Env, config.envs, extraEnv),
+      cwd: config.workingDir || image.config?.WorkingDir || '/',
+      capabilities: { bounding: caps, effective: caps, permitted: caps, inheritable: caps, ambient },
+      noNewPrivileges: !!sc?.noNewPrivs,
+      oomScoreAdj,
+    },
+    root: { path: input.rootfs, readonly: !!sc?.readonlyRootfs },
+    mounts,
+    annotations: { ...(config.annotations ?? {}), 'io.kubernetes.cri.container-type': 'container', 'io.kubernetes.cri.sandbox-id': sandbox.id },
+    linux,
+  };
+}
+
+export interface SandboxSpecInput {
+  id: string;
+  rootfs: string;
+  config: cri.PodSandboxConfigIn;
+  args: string[];
+  env?: string[];
+  netnsPath?: string;
+  hostname: string;
+  cgroupsPath: string;
+  host: HostFeatures;
+  localhostSeccomp?: unknown;
+  warn?: (message: string) => void;
+}
+
+export function sandboxNamespaceModes(config: cri.PodSandboxConfigIn): { network: NsMode; pid: NsMode; ipc: NsMode } {
+  const o = config.linux?.securityContext?.namespaceOptions;
+  return {
+    network: enumName(o?.network as never, NAMESPACE_MODES),
+    pid: enumName(o?.pid as never, NAMESPACE_MODES),
+    ipc: enumName(o?.ipc as never, NAMESPACE_MODES),
+  };
+}
+
+export function buildSandboxSpec(input: SandboxSpecInput): OciSpec {
+  const sc = input.config.linux?.securityContext ?? undefined;
+  const warn = input.warn ?? (() => undefined);
+  const privileged = !!sc?.privileged;
+  warnMac(sc as never, input.host, warn);
+  const modes = sandboxNamespaceModes(input.config);
+  const namespaces: OciSpec[] = [{ type: 'mount' }];
+  if (modes.network !== 'NODE') {
+    namespaces.push({ type: 'network', ...(input.netnsPath ? { path: input.netnsPath } : {}) });
+    namespaces.push({ type: 'uts' });
+  }
+  if (modes.ipc !== 'NODE') namespaces.push({ type: 'ipc' });
+  if (modes.pid !== 'NODE') namespaces.push({ type: 'pid' });
+  const uid = sc?.runAsUser ? toInt(sc.runAsUser.value) : 0;
+  const gid = sc?.runAsGroup ? toInt(sc.runAsGroup.value) : 0;
+  const caps = privileged ? [...ALL_CAPABILITIES] : [];
+  const seccomp = seccompFor(sc?.seccomp, sc?.seccompProfilePath, privileged, input.localhostSeccomp);
+  const linux: OciSpec = {
+    namespaces,
+    resources: linuxResources(input.config.linux?.resources, [], privileged),
+    cgroupsPath: input.cgroupsPath,
+    sysctl: { ...(input.config.linux?.sysctls ?? {}) },
+  };
+  if (!privileged) {
+    linux.maskedPaths = DEFAULT_MASKED_PATHS;
+    linux.readonlyPaths = DEFAULT_READONLY_PATHS;
+  }
+  if (seccomp) linux.seccomp = seccomp;
+  return {
+    ociVersion: '1.0.2',
+    process: {
+      terminal: false,
+      user: { uid, gid, additionalGids: (sc?.supplementalGroups ?? []).map((g) => toInt(g)) },
+      args: input.args,
+      env: input.env ?? [DEFAULT_PATH_ENV],
+      cwd: '/',
+      capabilities: { bounding: caps, effective: caps, permitted: caps, inheritable: caps, ambient: [] },
+      noNewPrivileges: true,
+      // Pods usually ask for -998; the floor keeps runc from failing where that is not allowed.
+      oomScoreAdj: clampOomScoreAdj(-998, input.host.oomScoreFloor),
+    },
+    root: { path: input.rootfs, readonly: true },
+    hostname: modes.network !== 'NODE' ? input.hostname : undefined,
+    mounts: baseMounts(privileged).filter((m) => m.destination !== '/dev/mqueue' || modes.ipc !== 'NODE'),
+    annotations: { ...(input.config.annotations ?? {}), 'io.kubernetes.cri.container-type': 'sandbox', 'io.kubernetes.cri.sandbox-id': input.id },
+    linux,
+  };
+}

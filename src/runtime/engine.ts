@@ -1,0 +1,300 @@
+// Composition root of the embedded engine: options -> paths -> stores ->
+// OCI runtime, CNI, images, snapshots -> sandbox and container services.
+// Implements the CRI RuntimeService (and delegates the ImageService) so the
+// embedded backend and the daemon can serve it as is.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type * as cri from '../api/cri.js';
+import type { ImageApi, PullProgress, RuntimeApi, StreamIO } from '../client/backend.js';
+import { failedPrecondition, unimplemented } from './errors.js';
+import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/engine-config.js';
+import type { EngineContext } from './engine-context.js';
+import { ImageService } from './image/image-service.js';
+import { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
+import { ProcessRunner } from './oci/process-runner.js';
+import { RuncConmonRuntime } from './oci/runc-conmon.js';
+import { hostOomScoreFloor } from './oci/oom-score.js';
+import { CniManager } from './network/cni.js';
+import { StateStore } from './store/state-store.js';
+import { NameRegistry } from './store/id-registry.js';
+import { readJson, writeJsonAtomic } from './store/atomic-file.js';
+import type { SandboxRecord } from './sandbox/sandbox-record.js';
+import type { ContainerRecord } from './container/container-record.js';
+import { EventLog } from './container/event-log.js';
+import { SandboxService, pidAlive } from './sandbox/sandbox-service.js';
+import { ContainerService } from './container/container-service.js';
+import { nowNs } from './container/cri-values.js';
+
+export const ENGINE_VERSION = '0.1.0';
+
+export class Engine implements RuntimeApi, ImageApi {
+  readonly sandbox: SandboxService;
+  readonly container: ContainerService;
+
+  private constructor(readonly ctx: EngineContext) {
+    this.container = new ContainerService(ctx);
+    this.sandbox = new SandboxService(ctx, this.container);
+  }
+
+  static async open(options: EngineOptions, runner = new ProcessRunner()): Promise<Engine> {
+    const paths = enginePaths(options);
+    for (const dir of [paths.root, paths.state, paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir]) {
+      await mkdir(dir, { recursive: true, mode: 0o711 });
+    }
+    const images = await ImageService.open({
+      root: options.root,
+      state: options.state,
+      registryConfigDir: options.registryConfigDir,
+      registryMirrors: options.registryMirrors,
+      insecureRegistries: options.insecureRegistries,
+      authFile: options.authFile,
+    });
+    const snapshots = await OverlaySnapshotter.open({ root: options.root, state: options.state, images });
+    const sandboxes = new StateStore<SandboxRecord>(options.root, 'sandboxes');
+    const containers = new StateStore<ContainerRecord>(options.root, 'containers');
+    const sandboxNames = new NameRegistry(options.root, 'sandboxes');
+    const containerNames = new NameRegistry(options.root, 'containers');
+    await Promise.all([sandboxes.init(), containers.init(), sandboxNames.init(), containerNames.init()]);
+    const cgroupManager = options.cgroupManager ?? 'cgroupfs';
+    const warn = options.warn ?? ((m: string) => process.emitWarning(m, { code: 'ISULATS_ENGINE' }));
+    const ctx: EngineContext = {
+      options,
+      paths,
+      runner,
+      oci: new RuncConmonRuntime({
+        runner,
+        runcRoot: paths.runcRoot,
+        exitDir: paths.exitDir,
+        socketDir: paths.socketDir,
+        runcPath: options.runcPath,
+        conmonPath: options.conmonPath,
+        systemdCgroup: cgroupManager === 'systemd',
+      }),
+      cni: new CniManager({ runner, confDir: options.cniConfDir, binDirs: options.cniBinDirs, cacheDir: paths.cniCacheDir }),
+      images,
+      snapshots,
+      sandboxes,
+      containers,
+      sandboxNames,
+      containerNames,
+      events: new EventLog(paths.eventsFile),
+      host: { oomScoreFloor: hostOomScoreFloor(), apparmor: hostHasApparmor(), selinux: existsSync('/sys/fs/selinux/enforce') },
+      pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
+      cgroupManager,
+      warn,
+    };
+    const engine = new Engine(ctx);
+    await engine.recover();
+    return engine;
+  }
+
+  /** Undoes creations whose process died midway and drops name reservations nobody owns. */
+  private async recover(): Promise<void> {
+    const abandoned = (r: { creating?: { pid: number } }) => !!r.creating && r.creating.pid !== process.pid && !existsSync(`/proc/${r.creating.pid}`);
+    for (const c of await this.ctx.containers.list()) {
+      if (abandoned(c)) await this.container.cleanupAbandoned(c).catch((e) => this.ctx.warn(`recovery of container ${c.id}: ${(e as Error).message}`));
+    }
+    for (const s of await this.ctx.sandboxes.list()) {
+      if (abandoned(s)) await this.sandbox.cleanupAbandoned(s).catch((e) => this.ctx.warn(`recovery of pod ${s.id}: ${(e as Error).message}`));
+    }
+    await this.ctx.sandboxNames.reclaim(async (id) => !!(await this.ctx.sandboxes.get(id)));
+    await this.ctx.containerNames.reclaim(async (id) => !!(await this.ctx.containers.get(id)));
+  }
+
+  async close(): Promise<void> {
+    await this.ctx.images.close();
+  }
+
+  // ---- RuntimeService ----
+
+  async version(_req: cri.VersionRequestIn): Promise<cri.VersionResponse> {
+    return { version: '0.1.0', runtimeName: 'isulats', runtimeVersion: ENGINE_VERSION, runtimeApiVersion: 'v1' };
+  }
+
+  runPodSandbox(req: cri.RunPodSandboxRequestIn) {
+    return this.sandbox.run(req);
+  }
+  stopPodSandbox(req: cri.StopPodSandboxRequestIn) {
+    return this.sandbox.stop(req);
+  }
+  removePodSandbox(req: cri.RemovePodSandboxRequestIn) {
+    return this.sandbox.remove(req);
+  }
+  podSandboxStatus(req: cri.PodSandboxStatusRequestIn) {
+    return this.sandbox.status(req);
+  }
+  listPodSandbox(req: cri.ListPodSandboxRequestIn) {
+    return this.sandbox.list(req);
+  }
+  createContainer(req: cri.CreateContainerRequestIn) {
+    return this.container.create(req);
+  }
+  startContainer(req: cri.StartContainerRequestIn) {
+    return this.container.start(req);
+  }
+  stopContainer(req: cri.StopContainerRequestIn) {
+    return this.container.stop(req);
+  }
+  removeContainer(req: cri.RemoveContainerRequestIn) {
+    return this.container.remove(req);
+  }
+  listContainers(req: cri.ListContainersRequestIn) {
+    return this.container.list(req);
+  }
+  containerStatus(req: cri.ContainerStatusRequestIn) {
+    return this.container.status(req);
+  }
+  updateContainerResources(req: cri.UpdateContainerResourcesRequestIn) {
+    return this.container.updateResources(req);
+  }
+  reopenContainerLog(req: cri.ReopenContainerLogRequestIn) {
+    return this.container.reopenLog(req);
+  }
+  execSync(req: cri.ExecSyncRequestIn) {
+    return this.container.execSync(req);
+  }
+  async exec(_req: cri.ExecRequestIn): Promise<cri.ExecResponse> {
+    throw unimplemented('the embedded engine has no streaming server: exec runs in-process (streamInProcess)');
+  }
+  async attach(_req: cri.AttachRequestIn): Promise<cri.AttachResponse> {
+    throw unimplemented('the embedded engine has no streaming server: attach runs in-process (streamInProcess)');
+  }
+  async portForward(_req: cri.PortForwardRequestIn): Promise<cri.PortForwardResponse> {
+    throw unimplemented('port-forward is not supported by the embedded engine');
+  }
+
+  /** In-process exec/attach for the embedded CLI; resolves with the exit code. */
+  streamInProcess(kind: 'exec' | 'attach', req: cri.ExecRequestIn | cri.AttachRequestIn, io: StreamIO): Promise<number> {
+    return kind === 'exec' ? this.container.execStream(req as cri.ExecRequestIn, io) : this.container.attachStream(req as cri.AttachRequestIn, io);
+  }
+
+  containerStats(req: cri.ContainerStatsRequestIn) {
+    return this.container.stats(req);
+  }
+  listContainerStats(req: cri.ListContainerStatsRequestIn) {
+    return this.container.listStats(req);
+  }
+  async podSandboxStats(req: cri.PodSandboxStatsRequestIn): Promise<cri.PodSandboxStatsResponse> {
+    const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
+    const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
+    return { stats: await this.container.podStats(record) };
+  }
+  async listPodSandboxStats(req: cri.ListPodSandboxStatsRequestIn): Promise<cri.ListPodSandboxStatsResponse> {
+    const { items } = await this.sandbox.list({ filter: { id: req.filter?.id, labelSelector: req.filter?.labelSelector } });
+    const stats: cri.PodSandboxStats[] = [];
+    for (const item of items) {
+      const record = await this.ctx.sandboxes.get(item.id);
+      if (record) stats.push(await this.container.podStats(record));
+    }
+    return { stats };
+  }
+
+  async updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse> {
+    const podCidr = req.runtimeConfig?.networkConfig?.podCidr ?? '';
+    const current = await readJson<Record<string, unknown>>(this.ctx.paths.runtimeConfigFile, {});
+    await writeJsonAtomic(this.ctx.paths.runtimeConfigFile, { ...current, podCidr });
+    return {};
+  }
+
+  async status(req: cri.StatusRequestIn): Promise<cri.StatusResponse> {
+    const { config, reason } = await this.ctx.cni.loadConfig();
+    const info: Record<string, string> = {};
+    if (req.verbose) {
+      info.config = JSON.stringify({ root: this.ctx.paths.root, state: this.ctx.paths.state, cniConfDir: this.ctx.cni.confDir, pauseImage: this.ctx.pauseImage, network: config?.name ?? null });
+    }
+    return {
+      status: {
+        conditions: [
+          { type: 'RuntimeReady', status: true, reason: '', message: '' },
+          config
+            ? { type: 'NetworkReady', status: true, reason: '', message: '' }
+            : { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: `Network plugin returns error: cni plugin not initialized: ${reason ?? ''}` },
+        ],
+      },
+      info,
+      runtimeHandlers: [{ name: '', features: { recursiveReadOnlyMounts: false, userNamespaces: false } }],
+      features: { supplementalGroupsPolicy: false, userNamespacesHostNetwork: false, mountOptions: false },
+    };
+  }
+
+  async runtimeConfig(_req: cri.RuntimeConfigRequestIn): Promise<cri.RuntimeConfigResponse> {
+    return { linux: { cgroupDriver: this.ctx.cgroupManager === 'systemd' ? 'SYSTEMD' : 'CGROUPFS' } };
+  }
+
+  async *getContainerEvents(_req: cri.GetEventsRequestIn, signal: AbortSignal): AsyncIterable<cri.ContainerEventResponse> {
+    for await (const event of this.ctx.events.tail(signal)) {
+      const statuses: cri.ContainerStatus[] = [];
+      if (event.type !== 'CONTAINER_DELETED_EVENT') {
+        const s = await this.container.status({ containerId: event.containerId }).catch(() => undefined);
+        if (s?.status) statuses.push(s.status);
+      }
+      const pod = await this.sandbox.status({ podSandboxId: event.podSandboxId }).catch(() => undefined);
+      yield {
+        containerId: event.containerId,
+        containerEventType: event.type,
+        createdAt: event.createdAt,
+        podSandboxStatus: pod?.status ?? null,
+        containersStatuses: statuses,
+      };
+    }
+  }
+
+  // ---- isula extras ----
+
+  kill(id: string, signal: string | number = 'SIGKILL') {
+    return this.container.kill(id, signal);
+  }
+  wait(id: string, signal?: AbortSignal) {
+    return this.container.wait(id, signal);
+  }
+  top(id: string) {
+    return this.container.top(id);
+  }
+  pause(id: string) {
+    return this.container.pause(id);
+  }
+  unpause(id: string) {
+    return this.container.unpause(id);
+  }
+  restart(id: string, timeoutSec?: number) {
+    return this.container.restart(id, timeoutSec);
+  }
+
+  // ---- ImageService (delegated) ----
+
+  get images(): ImageService {
+    return this.ctx.images;
+  }
+  listImages(req: cri.ListImagesRequestIn) {
+    return this.ctx.images.listImages(req);
+  }
+  imageStatus(req: cri.ImageStatusRequestIn) {
+    return this.ctx.images.imageStatus(req);
+  }
+  pullImage(req: cri.PullImageRequestIn, progress?: PullProgress) {
+    return this.ctx.images.pullImage(req, progress);
+  }
+  async removeImage(req: cri.RemoveImageRequestIn): Promise<cri.RemoveImageResponse> {
+    const name = req.image?.image ?? '';
+    const image = await this.ctx.images.resolveImage(name).catch(() => undefined);
+    if (image) {
+      const users = (await this.ctx.containers.list()).filter((c) => c.imageId === image.id);
+      const pods = (await this.ctx.sandboxes.list()).filter((s) => s.pauseImageId === image.id);
+      if (users.length || pods.length) throw failedPrecondition(`image ${name} is in use by ${users.length + pods.length} container(s)`);
+    }
+    return this.ctx.images.removeImage(req);
+  }
+  imageFsInfo(req: cri.ImageFsInfoRequestIn) {
+    return this.ctx.images.imageFsInfo(req);
+  }
+}
+
+function hostHasApparmor(): boolean {
+  try {
+    return readFileSync('/sys/module/apparmor/parameters/enabled', 'utf8').trim() === 'Y';
+  } catch {
+    return false;
+  }
+}
+
+export { nowNs, pidAlive };

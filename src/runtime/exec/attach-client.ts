@@ -1,0 +1,96 @@
+// Attaches to a container through conmon's attach socket. The socket is
+// SOCK_SEQPACKET, which Node's net module cannot open, so this uses the
+// node-unix-socket package (SeqpacketSocket, a small N-API addon with
+// prebuilt binaries) rather than a helper process per attach.
+//
+// Protocol (conmon): each message from conmon starts with one byte naming the
+// stream (2 stdout, 3 stderr) followed by the bytes; what the client writes
+// is the container's stdin, raw. Shutting down our write side closes the
+// container's stdin unless conmon runs with --leave-stdin-open. The tty size
+// goes through the bundle's ctl fifo, not the socket.
+import { createRequire } from 'node:module';
+import type { StreamIO } from '../../client/backend.js';
+import { unavailable } from '../errors.js';
+
+const STDOUT_PIPE = 2;
+const STDERR_PIPE = 3;
+/** conmon reads stdin in 8 KiB messages. */
+const MAX_MESSAGE = 8192;
+
+interface SeqpacketSocketLike {
+  connect(path: string, cb?: () => void): void;
+  write(buf: Buffer, offset?: number, length?: number, cb?: () => void): void;
+  end(cb?: () => void): void;
+  destroy(): void;
+  on(event: 'data', cb: (buf: Buffer) => void): void;
+  on(event: 'end' | 'close' | 'connect', cb: () => void): void;
+  on(event: 'error', cb: (error: Error) => void): void;
+}
+
+function loadSeqpacket(): new () => SeqpacketSocketLike {
+  try {
+    const require = createRequire(import.meta.url);
+    return (require('node-unix-socket') as { SeqpacketSocket: new () => SeqpacketSocketLike }).SeqpacketSocket;
+  } catch (error) {
+    throw unavailable('attach needs the node-unix-socket package (SOCK_SEQPACKET support)', error);
+  }
+}
+
+/** Splits a message from conmon into its stream and payload. */
+export function demuxAttachMessage(buf: Buffer): { stream: 'stdout' | 'stderr' | 'unknown'; data: Buffer } {
+  const kind = buf[0];
+  return { stream: kind === STDOUT_PIPE ? 'stdout' : kind === STDERR_PIPE ? 'stderr' : 'unknown', data: buf.subarray(1) };
+}
+
+export interface AttachOptions {
+  socketPath: string;
+  io: StreamIO;
+  /** Called for each terminal size change (writes conmon's ctl fifo). */
+  resize?: (width: number, height: number) => Promise<void>;
+}
+
+/** Streams until conmon closes the socket (the container exited) or the caller's stdin ends and conmon hangs up. */
+export function attachToConmon(opts: AttachOptions): Promise<void> {
+  const SeqpacketSocket = loadSeqpacket();
+  const { io } = opts;
+  return new Promise((resolve, reject) => {
+    const sock = new SeqpacketSocket();
+    let settled = false;
+    const onStdin = (chunk: Buffer | string) => {
+      const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      for (let off = 0; off < b.length; off += MAX_MESSAGE) sock.write(b, off, Math.min(MAX_MESSAGE, b.length - off));
+    };
+    const onStdinEnd = () => sock.end();
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      io.stdin?.removeListener('data', onStdin);
+      io.stdin?.removeListener('end', onStdinEnd);
+      sock.destroy();
+      if (error) reject(error);
+      else resolve();
+    };
+    sock.on('data', (buf) => {
+      const { stream, data } = demuxAttachMessage(buf);
+      if (stream === 'stderr' && !io.tty) (io.stderr ?? io.stdout)?.write(data);
+      else if (stream !== 'unknown') io.stdout?.write(data);
+    });
+    sock.on('end', () => finish());
+    sock.on('close', () => finish());
+    sock.on('error', (error) => finish(unavailable(`attach socket ${opts.socketPath}: ${error.message}`, error)));
+    sock.connect(opts.socketPath, () => {
+      if (io.stdin) {
+        io.stdin.on('data', onStdin);
+        io.stdin.on('end', onStdinEnd);
+      }
+      if (io.resize && opts.resize) {
+        void (async () => {
+          for await (const size of io.resize!) {
+            if (settled) break;
+            await opts.resize!(size.width, size.height).catch(() => undefined);
+          }
+        })();
+      }
+    });
+  });
+}

@@ -1,0 +1,140 @@
+// Exec with a TTY through conmon (--exec --exec-attach): conmon allocates the
+// console (runc's --console-socket needs fd passing, which Node lacks) and
+// serves it on an attach socket like a container's. Handshake over three
+// pipes named by environment variables: conmon waits for a first write on
+// _OCI_STARTPIPE, reports on _OCI_ATTACHPIPE when the attach socket is ready,
+// waits for a second start write (we are attached), then reports the exec
+// pid and, when the process ends, its exit status on _OCI_SYNCPIPE.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import type { StreamIO } from '../../client/backend.js';
+import { internal } from '../errors.js';
+import type { OciProcess } from '../oci/oci-runtime.js';
+import type { ProcessRunner } from '../oci/process-runner.js';
+import { parseSyncMessage, type SyncMessage } from '../oci/conmon.js';
+import { attachToConmon } from './attach-client.js';
+
+export interface ConmonExecOptions {
+  runner: ProcessRunner;
+  conmon: string;
+  runcPath: string;
+  runcRoot: string;
+  /** Short dir for the session's attach socket link. */
+  socketDir: string;
+  /** Parent of the per-session dirs (bundle, exit file, spec). */
+  sessionsDir: string;
+  containerId: string;
+  process: OciProcess;
+  io: StreamIO;
+  timeoutMs?: number;
+}
+
+class LineReader {
+  private buf = '';
+  private waiting: Array<(line: string | undefined) => void> = [];
+  private ended = false;
+  constructor(stream: Readable) {
+    stream.on('data', (b: Buffer) => {
+      this.buf += b.toString();
+      this.flush();
+    });
+    const end = () => {
+      this.ended = true;
+      this.flush();
+    };
+    stream.on('end', end);
+    stream.on('error', end);
+    stream.on('close', end);
+  }
+  private flush(): void {
+    for (;;) {
+      const nl = this.buf.indexOf('\n');
+      if (nl < 0 || this.waiting.length === 0) break;
+      const line = this.buf.slice(0, nl);
+      this.buf = this.buf.slice(nl + 1);
+      this.waiting.shift()!(line);
+    }
+    if (this.ended) while (this.waiting.length) this.waiting.shift()!(undefined);
+  }
+  next(timeoutMs: number): Promise<SyncMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(internal(`conmon exec did not answer within ${timeoutMs} ms`)), timeoutMs);
+      this.waiting.push((line) => {
+        clearTimeout(timer);
+        if (line === undefined) reject(internal('conmon exec closed its pipe early'));
+        else {
+          try {
+            resolve(parseSyncMessage(line));
+          } catch (error) {
+            reject(error);
+          }
+        }
+      });
+      this.flush();
+    });
+  }
+}
+
+export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
+  await mkdir(o.sessionsDir, { recursive: true, mode: 0o700 });
+  const session = await mkdtemp(join(o.sessionsDir, 'x'));
+  const sessionId = `${o.containerId.slice(0, 12)}-${session.slice(-6)}`;
+  const specFile = join(session, 'process.json');
+  await writeFile(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
+  const args = [
+    '--api-version', '1',
+    '-c', o.containerId,
+    '-u', sessionId,
+    '-r', o.runcPath,
+    '-b', session,
+    '-p', join(session, 'pidfile'),
+    '-l', `k8s-file:${join(session, 'exec.log')}`,
+    '--exit-dir', session,
+    '--socket-dir-path', o.socketDir,
+    '--log-level', 'error',
+    '-e', '--exec-process-spec', specFile,
+    '--exec-attach',
+    '--runtime-arg', '--root',
+    '--runtime-arg', o.runcRoot,
+  ];
+  if (o.io.tty) args.push('-t');
+  if (o.io.stdin) args.push('-i');
+  const child = await o.runner.spawn(o.conmon, args, {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    env: { ...process.env, _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
+    detached: true,
+  });
+  child.unref();
+  const pipes = child.stdio as unknown as Array<Readable & Writable>;
+  const sync = new LineReader(pipes[3]!);
+  const start = pipes[4]!;
+  const attachReady = new LineReader(pipes[5]!);
+  const timeout = o.timeoutMs ?? 30_000;
+  try {
+    start.write('0');
+    const ready = await attachReady.next(timeout);
+    if (ready.data < 0) throw internal(`exec failed: ${ready.message ?? 'attach socket setup'}`);
+    const streaming = attachToConmon({
+      socketPath: join(o.socketDir, sessionId, 'attach'),
+      io: o.io,
+      resize: async (w, h) => {
+        const { open } = await import('node:fs/promises');
+        const { constants } = await import('node:fs');
+        const handle = await open(join(session, 'ctl'), constants.O_WRONLY | constants.O_NONBLOCK);
+        await handle.write(`1 ${h} ${w}\n`).finally(() => handle.close());
+      },
+    });
+    // Give the socket a moment to connect before conmon starts the process and output flows.
+    await new Promise((r) => setTimeout(r, 50));
+    start.write('0');
+    const started = await sync.next(timeout);
+    if (started.data < 0) throw internal(`exec failed: ${started.message ?? 'runc exec'}`);
+    const exit = await sync.next(24 * 3600_000);
+    await streaming.catch(() => undefined);
+    return exit.data;
+  } finally {
+    for (const s of pipes) s?.destroy();
+    await rm(session, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,130 @@
+// Pull = resolve manifest (select platform) -> config -> layers in parallel
+// (download into the blob store, unpack into a chain-ID snapshot) -> record.
+// Each step is idempotent and committed by rename, so a pull killed anywhere
+// is finished by the next one; concurrent pulls share blobs and snapshots
+// through their locks.
+import type { IncomingMessage } from 'node:http';
+import { IsulatsError, invalidArgument } from '../errors.js';
+import { chainIds as computeChainIds } from './digest.js';
+import { failpoint } from './failpoint.js';
+import { mapLimit, type ImageContext } from './image-context.js';
+import type { ImageRecord } from './image-store.js';
+import { unpackLayerFile } from './layer-unpack.js';
+import { LAYER_TYPES, manifestKind, type Descriptor, type ImageIndex, type ImageManifest, type OciImageConfig, type Platform } from './manifest.js';
+import { hostPlatform, selectManifest } from './platform.js';
+import { repository, tagName, type ImageReference } from './reference.js';
+import { isRetryable, type RegistryClient } from './registry-client.js';
+import type { PullProgress } from '../../client/backend.js';
+
+export interface PullOptions {
+  platform?: Platform;
+  progress?: PullProgress;
+  /** Layers fetched at once (default 4). */
+  concurrency?: number;
+}
+
+const MAX_CONFIG = 8 << 20;
+
+export async function pull(ctx: ImageContext, client: RegistryClient, ref: ImageReference, opts: PullOptions = {}): Promise<ImageRecord> {
+  return ctx.addingContent(async () => {
+    const top = await client.fetchManifest(ref);
+    await ctx.blobs.put(top.body, top.digest);
+    let manifestDigest = top.digest;
+    let manifestBody = top.body;
+    let indexDigest: string | undefined;
+    let indexSize = 0;
+    if (kindOf(top.mediaType, top.body) === 'index') {
+      const index = JSON.parse(top.body.toString('utf8')) as ImageIndex;
+      const want = opts.platform ?? hostPlatform();
+      const chosen = selectManifest(index.manifests ?? [], want);
+      if (!chosen) {
+        const have = (index.manifests ?? []).map((m) => (m.platform ? [m.platform.os, m.platform.architecture, m.platform.variant].filter(Boolean).join('/') : '?'));
+        throw new IsulatsError('not-found', `no manifest for platform ${[want.os, want.architecture, want.variant].filter(Boolean).join('/')} in ${repository(ref)} (has: ${have.join(', ')})`);
+      }
+      const fetched = await client.fetchManifest(ref, chosen.digest);
+      if (kindOf(fetched.mediaType, fetched.body) !== 'manifest') throw invalidArgument(`nested index ${chosen.digest} is not supported`);
+      await ctx.blobs.put(fetched.body, chosen.digest);
+      indexDigest = top.digest;
+      indexSize = top.body.length;
+      manifestDigest = chosen.digest;
+      manifestBody = fetched.body;
+    }
+    failpoint('pull-after-manifest');
+    const manifest = JSON.parse(manifestBody.toString('utf8')) as ImageManifest;
+    validateManifest(manifest);
+
+    if (manifest.config.size > MAX_CONFIG) throw invalidArgument(`image config of ${manifest.config.size} bytes is too large`);
+    await fetchBlob(ctx, client, ref, manifest.config);
+    const config = JSON.parse((await ctx.blobs.read(manifest.config.digest)).toString('utf8')) as OciImageConfig;
+    const diffIds = config.rootfs?.diff_ids ?? [];
+    if (diffIds.length !== manifest.layers.length) {
+      throw invalidArgument(`image config lists ${diffIds.length} layer diff IDs, the manifest ${manifest.layers.length} layers`);
+    }
+    const chains = computeChainIds(diffIds);
+
+    await mapLimit(manifest.layers, opts.concurrency ?? 4, async (layer, i) => {
+      const short = layer.digest.slice(7, 19);
+      const report = (state: 'waiting' | 'downloading' | 'extracting' | 'done' | 'exists', done: number) =>
+        opts.progress?.({ layer: short, total: layer.size, done, state });
+      const snapshotThere = (await ctx.layers.get(chains[i]!)) !== undefined;
+      const blobThere = await ctx.blobs.has(layer.digest);
+      if (snapshotThere && blobThere) {
+        report('exists', layer.size);
+        return;
+      }
+      report('waiting', 0);
+      await fetchBlob(ctx, client, ref, layer, (n) => report('downloading', n));
+      report('extracting', layer.size);
+      await ctx.layers.ensure(chains[i]!, diffIds[i]!, i > 0 ? chains[i - 1] : undefined, (dir) =>
+        unpackLayerFile(ctx.blobs.path(layer.digest), dir),
+      );
+      report('done', layer.size);
+    });
+
+    const repo = repository(ref);
+    const record: ImageRecord = {
+      id: manifest.config.digest,
+      targetDigest: top.digest,
+      manifestDigest,
+      indexDigest,
+      config: manifest.config,
+      layers: manifest.layers,
+      diffIds,
+      chainIds: chains,
+      size: indexSize + manifestBody.length + manifest.config.size + manifest.layers.reduce((s, l) => s + l.size, 0),
+      repoDigests: [`${repo}@${top.digest}`],
+      createdAt: config.created ?? new Date(0).toISOString(),
+    };
+    await ctx.images.commit(record, tagName(ref));
+    return record;
+  });
+}
+
+function kindOf(mediaType: string, body: Buffer): 'index' | 'manifest' {
+  try {
+    return manifestKind(mediaType, body);
+  } catch (error) {
+    throw invalidArgument((error as Error).message);
+  }
+}
+
+function validateManifest(m: ImageManifest): void {
+  if (!m.config?.digest || !Array.isArray(m.layers)) throw invalidArgument('manifest lacks config or layers');
+  for (const layer of m.layers) {
+    if (!LAYER_TYPES.has(layer.mediaType)) throw invalidArgument(`unsupported layer media type "${layer.mediaType}"`);
+    if (!/^sha256:[0-9a-f]{64}$/.test(layer.digest)) throw invalidArgument(`unsupported layer digest "${layer.digest}"`);
+  }
+}
+
+/** Downloads a blob into the store (verified), retrying transient failures mid-stream. */
+async function fetchBlob(ctx: ImageContext, client: RegistryClient, ref: ImageReference, desc: Descriptor, progress?: (n: number) => void): Promise<void> {
+  const attempts = 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ctx.blobs.ensure(desc.digest, async () => client.fetchBlob(ref, desc.digest) as Promise<IncomingMessage>, desc.size, progress);
+      return;
+    } catch (error) {
+      if (attempt >= attempts || !isRetryable(error)) throw error;
+    }
+  }
+}

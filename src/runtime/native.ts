@@ -1,0 +1,88 @@
+// Typed wrappers over the isulats native addon (native/isulats.c): the syscalls
+// Node.js 20 lacks. Loaded lazily so that commands which never touch the disk
+// engine start without it. Build it with `node scripts/build-native.mjs`.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { internal } from './errors.js';
+
+interface NativeBinding {
+  flock(fd: number, exclusive: boolean, nonblocking: boolean): boolean;
+  funlock(fd: number): void;
+  mknod(path: string, mode: number, major: number, minor: number): void;
+  lsetxattr(path: string, name: string, value: Buffer): void;
+  lgetxattr(path: string, name: string): Buffer | null;
+  llistxattr(path: string): string[];
+  mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void;
+  umount2(target: string, flags: number): void;
+}
+
+/** mount(2) flags used by the engine (values from <sys/mount.h>). */
+export const MS = { RDONLY: 1, NOSUID: 2, NODEV: 4, NOEXEC: 8, REMOUNT: 32, BIND: 4096, REC: 16384, PRIVATE: 1 << 18 } as const;
+/** umount2(2) flags. */
+export const MNT = { FORCE: 1, DETACH: 2 } as const;
+/** File type bits for mknod. */
+export const S_IFCHR = 0o020000;
+export const S_IFBLK = 0o060000;
+export const S_IFIFO = 0o010000;
+
+let binding: NativeBinding | undefined;
+
+/** Where the addon is looked for: $ISULATS_NATIVE, then build/Release next to the repo (src/ or dist/ layouts). */
+function candidates(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const list = [
+    join(here, '..', '..', 'build', 'Release', 'isulats.node'),
+    join(here, '..', 'build', 'Release', 'isulats.node'),
+    join(here, 'build', 'Release', 'isulats.node'),
+  ];
+  if (process.env.ISULATS_NATIVE) list.unshift(process.env.ISULATS_NATIVE);
+  return list;
+}
+
+function load(): NativeBinding {
+  if (binding) return binding;
+  const found = candidates().find((p) => existsSync(p));
+  if (!found) {
+    throw internal('isulats native addon not built: run `node scripts/build-native.mjs` (needs gcc and /usr/include/node)');
+  }
+  const require = createRequire(import.meta.url);
+  binding = require(found) as NativeBinding;
+  return binding;
+}
+
+/** Tries (or waits for, when !nonblocking — avoid on the event loop) a flock; false when busy. */
+export function flock(fd: number, exclusive: boolean, nonblocking: boolean): boolean {
+  return load().flock(fd, exclusive, nonblocking);
+}
+
+export function funlock(fd: number): void {
+  load().funlock(fd);
+}
+
+/** mknod(2); `mode` carries the type bits (S_IFCHR | 0o600, ...). */
+export function mknod(path: string, mode: number, major: number, minor: number): void {
+  load().mknod(path, mode, major, minor);
+}
+
+export function lsetxattr(path: string, name: string, value: Buffer | string): void {
+  load().lsetxattr(path, name, typeof value === 'string' ? Buffer.from(value) : value);
+}
+
+/** The attribute's value, or null when it is not set. */
+export function lgetxattr(path: string, name: string): Buffer | null {
+  return load().lgetxattr(path, name);
+}
+
+export function llistxattr(path: string): string[] {
+  return load().llistxattr(path);
+}
+
+export function mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void {
+  load().mount(source, target, fstype, flags, data);
+}
+
+export function umount2(target: string, flags = 0): void {
+  load().umount2(target, flags);
+}

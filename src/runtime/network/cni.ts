@@ -1,0 +1,164 @@
+// CNI: discovers the network config, runs plugin chains with the CNI
+// environment/stdin protocol, and caches each ADD result on disk so DEL and
+// CHECK work from another process or after a restart.
+import { access, constants, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
+import { internal, unavailable } from '../errors.js';
+import type { ProcessRunner } from '../oci/process-runner.js';
+import { describeCniError, pluginStdin, toConfList, type CniConfList, type CniResult } from './cni-result.js';
+
+export const DEFAULT_CNI_CONF_DIR = '/etc/cni/net.d';
+export const DEFAULT_CNI_BIN_DIRS = ['/opt/cni/bin', '/usr/lib/cni'];
+
+export interface CniAttachment {
+  containerId: string;
+  netnsPath: string;
+  ifName: string;
+  /** CNI_ARGS pairs, e.g. K8S_POD_NAMESPACE. */
+  args: Record<string, string>;
+  /** Capability arguments (portMappings, ...). */
+  runtimeConfig: Record<string, unknown>;
+}
+
+interface CacheEntry {
+  config: CniConfList;
+  attachment: CniAttachment;
+  result: CniResult;
+}
+
+export interface CniOptions {
+  runner: ProcessRunner;
+  confDir?: string;
+  binDirs?: string[];
+  /** Persistent cache dir (results of ADD). */
+  cacheDir: string;
+  timeoutMs?: number;
+}
+
+export class CniManager {
+  readonly confDir: string;
+  readonly binDirs: string[];
+
+  constructor(private readonly opts: CniOptions) {
+    this.confDir = opts.confDir ?? DEFAULT_CNI_CONF_DIR;
+    this.binDirs = opts.binDirs ?? DEFAULT_CNI_BIN_DIRS;
+  }
+
+  /** The first valid config in lexical order (as kubelet and containerd pick it); undefined with the reason when none. */
+  async loadConfig(): Promise<{ config?: CniConfList; reason?: string }> {
+    let names: string[];
+    try {
+      names = (await readdir(this.confDir)).filter((n) => /\.(conflist|conf|json)$/.test(n)).sort();
+    } catch {
+      return { reason: `no network config found in ${this.confDir}` };
+    }
+    if (names.length === 0) return { reason: `no network config found in ${this.confDir}` };
+    const problems: string[] = [];
+    for (const name of names) {
+      try {
+        return { config: toConfList(JSON.parse(await readFile(join(this.confDir, name), 'utf8')), name) };
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+    }
+    return { reason: `no valid network config found in ${this.confDir}${problems.length ? ` (${problems.join('; ')})` : ''}` };
+  }
+
+  private async pluginPath(type: string): Promise<string> {
+    for (const dir of this.binDirs) {
+      const candidate = join(dir, type);
+      if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+    }
+    throw unavailable(`CNI plugin "${type}" not found in ${this.binDirs.join(', ')}`);
+  }
+
+  private cacheFile(network: string, containerId: string, ifName: string): string {
+    return join(this.opts.cacheDir, `${network}-${containerId}-${ifName}.json`);
+  }
+
+  private async exec(command: 'ADD' | 'DEL' | 'CHECK', list: CniConfList, index: number, att: CniAttachment, prev?: CniResult): Promise<CniResult | undefined> {
+    const plugin = list.plugins[index]!;
+    const path = await this.pluginPath(plugin.type);
+    const cniArgs = Object.entries({ IgnoreUnknown: '1', ...att.args }).map(([k, v]) => `${k}=${v}`).join(';');
+    const env = {
+      ...process.env,
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: att.containerId,
+      CNI_NETNS: att.netnsPath,
+      CNI_IFNAME: att.ifName,
+      CNI_ARGS: cniArgs,
+      CNI_PATH: this.binDirs.join(':'),
+    };
+    const result = await this.opts.runner.run({
+      cmd: path,
+      args: [],
+      env,
+      input: JSON.stringify(pluginStdin(list, plugin, att.runtimeConfig, prev)),
+      timeoutMs: this.opts.timeoutMs ?? 60_000,
+    });
+    if (result.code !== 0 || result.timedOut) {
+      throw internal(`CNI ${command} of network "${list.name}" failed in plugin ${plugin.type}: ${describeCniError(result.stdout.toString(), result.stderr.toString())}`);
+    }
+    if (command !== 'ADD') return undefined;
+    return JSON.parse(result.stdout.toString() || '{}') as CniResult;
+  }
+
+  /** Runs ADD through the chain and caches the result. On failure, DEL runs for the whole chain before the error is thrown. */
+  async add(att: CniAttachment): Promise<CniResult> {
+    const { config, reason } = await this.loadConfig();
+    if (!config) throw unavailable(`network not ready: ${reason}`);
+    let prev: CniResult | undefined;
+    try {
+      for (let i = 0; i < config.plugins.length; i++) prev = await this.exec('ADD', config, i, att, prev);
+    } catch (error) {
+      await this.delChain(config, att, prev).catch(() => undefined);
+      throw error;
+    }
+    await mkdir(this.opts.cacheDir, { recursive: true, mode: 0o700 });
+    const entry: CacheEntry = { config, attachment: att, result: prev ?? {} };
+    await writeJsonAtomic(this.cacheFile(config.name, att.containerId, att.ifName), entry, 0o600);
+    return prev ?? {};
+  }
+
+  async cached(containerId: string, ifName = 'eth0'): Promise<CacheEntry | undefined> {
+    const names = await readdir(this.opts.cacheDir).catch(() => [] as string[]);
+    const file = names.find((n) => n.endsWith(`-${containerId}-${ifName}.json`));
+    if (!file) return undefined;
+    return readJson<CacheEntry>(join(this.opts.cacheDir, file)).catch(() => undefined);
+  }
+
+  async check(containerId: string, ifName = 'eth0'): Promise<void> {
+    const entry = await this.cached(containerId, ifName);
+    if (!entry) throw unavailable(`no network attachment recorded for ${containerId}`);
+    if (entry.config.disableCheck) return;
+    for (let i = 0; i < entry.config.plugins.length; i++) await this.exec('CHECK', entry.config, i, entry.attachment, entry.result);
+  }
+
+  /**
+   * DEL with the cached config and result (so it works after the config
+   * changed or the engine restarted); falls back to the current config. Idempotent.
+   */
+  async del(containerId: string, netnsPath: string, args: Record<string, string>, ifName = 'eth0'): Promise<void> {
+    const entry = await this.cached(containerId, ifName);
+    if (entry) {
+      await this.delChain(entry.config, { ...entry.attachment, netnsPath }, entry.result);
+      await rm(this.cacheFile(entry.config.name, containerId, ifName), { force: true });
+      return;
+    }
+    const { config } = await this.loadConfig();
+    if (config) await this.delChain(config, { containerId, netnsPath, ifName, args, runtimeConfig: {} }, undefined);
+  }
+
+  private async delChain(list: CniConfList, att: CniAttachment, prev: CniResult | undefined): Promise<void> {
+    let firstError: unknown;
+    for (let i = list.plugins.length - 1; i >= 0; i--) {
+      try {
+        await this.exec('DEL', list, i, att, prev);
+      } catch (error) {
+        firstError ??= error;
+      }
+    }
+    if (firstError) throw firstError;
+  }
+}

@@ -1,0 +1,66 @@
+// Starts conmon and waits for its sync message. conmon forks away at once (the
+// process we spawn exits), and the detached grandchild writes
+// `{"data": <container pid>}` (API version 1) on the pipe named by
+// _OCI_SYNCPIPE once `runc create` has finished, or a negative value and a
+// message on failure.
+import { internal } from '../errors.js';
+import type { ProcessRunner } from './process-runner.js';
+import type { Readable } from 'node:stream';
+
+export interface SyncMessage {
+  data: number;
+  message?: string;
+}
+
+export async function startConmon(runner: ProcessRunner, conmon: string, args: string[], timeoutMs: number): Promise<number> {
+  const child = await runner.spawn(conmon, args, {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    env: { ...process.env, _OCI_SYNCPIPE: '3' },
+    detached: true,
+  });
+  child.unref();
+  const sync = child.stdio[3] as Readable;
+  try {
+    const msg = await readSyncMessage(sync, timeoutMs);
+    if (msg.data < 0) throw internal(`container create failed: ${msg.message ?? `conmon reported ${msg.data}`}`);
+    return msg.data;
+  } finally {
+    sync.destroy();
+  }
+}
+
+export function parseSyncMessage(line: string): SyncMessage {
+  const parsed = JSON.parse(line) as Partial<SyncMessage>;
+  if (typeof parsed.data !== 'number') throw new Error(`unexpected conmon sync message: ${line}`);
+  return { data: parsed.data, message: parsed.message };
+}
+
+function readSyncMessage(stream: Readable, timeoutMs: number): Promise<SyncMessage> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => finish(new Error(`conmon did not report within ${timeoutMs} ms`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString();
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        try {
+          finish(undefined, parseSyncMessage(buf.slice(0, nl)));
+        } catch (error) {
+          finish(error as Error);
+        }
+      }
+    };
+    const onEnd = () => finish(internal(`conmon exited without reporting${buf ? `: ${buf.trim()}` : ''}`));
+    const finish = (error?: Error, msg?: SyncMessage) => {
+      clearTimeout(timer);
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onEnd);
+      if (error) reject(error);
+      else resolve(msg!);
+    };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onEnd);
+  });
+}

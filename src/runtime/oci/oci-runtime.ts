@@ -1,0 +1,74 @@
+// The engine's view of an OCI runtime. The runc + conmon implementation lives
+// in runc-conmon.ts; tests and other runtimes can supply their own.
+import type { StreamIO } from '../../client/backend.js';
+import type { CgroupStats, LinuxResourcesUpdate } from './cgroups.js';
+
+export type OciStatus = 'creating' | 'created' | 'running' | 'stopped' | 'paused';
+
+export interface OciState {
+  id: string;
+  pid: number;
+  status: OciStatus;
+  bundle?: string;
+}
+
+export interface CreateOptions {
+  id: string;
+  bundle: string;
+  /** Container name for the monitor's logs. */
+  name?: string;
+  /** CRI-format log file; undefined for none. */
+  logPath?: string;
+  logSizeMax?: number;
+  tty: boolean;
+  stdin: boolean;
+  stdinOnce: boolean;
+  /** The pause container runs without a monitor (runc directly, detached). */
+  monitor: boolean;
+}
+
+export interface ExitInfo {
+  exitCode: number;
+  /** Nanoseconds since the epoch as a decimal string. */
+  finishedAt: string;
+  oomKilled: boolean;
+}
+
+/** The OCI runtime spec's `process` object (only what exec needs typed). */
+export interface OciProcess {
+  terminal?: boolean;
+  args: string[];
+  env?: string[];
+  cwd: string;
+  user: { uid: number; gid: number; additionalGids?: number[] };
+  [key: string]: unknown;
+}
+
+export interface ExecSyncResult {
+  exitCode: number;
+  stdout: Buffer;
+  stderr: Buffer;
+  timedOut: boolean;
+}
+
+export interface OciRuntime {
+  create(opts: CreateOptions): Promise<{ pid: number }>;
+  start(id: string): Promise<void>;
+  kill(id: string, signal: string | number, all?: boolean): Promise<void>;
+  delete(id: string, force?: boolean): Promise<void>;
+  /** undefined when the runtime does not know the container. */
+  state(id: string): Promise<OciState | undefined>;
+  exec(id: string, process: OciProcess, opts: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult>;
+  execStream(id: string, process: OciProcess, io: StreamIO): Promise<number>;
+  attach(id: string, bundle: string, io: StreamIO): Promise<void>;
+  resize(bundle: string, width: number, height: number): Promise<void>;
+  reopenLog(bundle: string): Promise<void>;
+  update(id: string, cgroupsPath: string, resources: LinuxResourcesUpdate): Promise<void>;
+  stats(cgroupsPath: string): Promise<CgroupStats | undefined>;
+  pause(id: string): Promise<void>;
+  resume(id: string): Promise<void>;
+  /** What the monitor recorded when the container exited; undefined while it runs. */
+  exitInfo(id: string, bundle: string): Promise<ExitInfo | undefined>;
+  /** Process list inside the container (pids). */
+  pids(id: string): Promise<number[]>;
+}

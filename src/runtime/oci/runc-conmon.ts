@@ -1,0 +1,300 @@
+// OciRuntime on runc, with Debian's conmon (2.1.6) as the per-container
+// monitor: conmon double-forks away from the caller, holds the container's
+// stdio, writes CRI-format logs and records the exit code, so containers
+// outlive the CLI process that created them. The pause container runs under
+// runc alone (`run -d`): it has no output worth logging and its exit code does
+// not matter, so a monitor per pod would only cost memory.
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StreamIO } from '../../client/backend.js';
+import { internal, unavailable } from '../errors.js';
+import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
+import type { CreateOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
+import { ProcessRunner } from './process-runner.js';
+import { startConmon } from './conmon.js';
+import { attachToConmon } from '../exec/attach-client.js';
+import { execWithConmon } from '../exec/conmon-exec.js';
+
+export interface RuncConmonOptions {
+  runner: ProcessRunner;
+  /** runc's --root (state dir). */
+  runcRoot: string;
+  /** Where conmon writes `<id>` exit files. */
+  exitDir: string;
+  /** conmon's --socket-dir-path (short: attach sockets are reached through it). */
+  socketDir: string;
+  runcPath?: string;
+  conmonPath?: string;
+  systemdCgroup?: boolean;
+  cgroups?: CgroupReader;
+}
+
+export class RuncConmonRuntime implements OciRuntime {
+  private readonly runc: string;
+  private readonly conmon: string;
+  private readonly cgroups: CgroupReader;
+
+  constructor(private readonly opts: RuncConmonOptions) {
+    this.runc = opts.runcPath ?? 'runc';
+    this.conmon = opts.conmonPath ?? 'conmon';
+    this.cgroups = opts.cgroups ?? new CgroupReader();
+  }
+
+  private base(): string[] {
+    const args = ['--root', this.opts.runcRoot];
+    if (this.opts.systemdCgroup) args.push('--systemd-cgroup');
+    return args;
+  }
+
+  async create(o: CreateOptions): Promise<{ pid: number }> {
+    if (!o.monitor) return this.runDetached(o);
+    // conmon records the exit status in the persist dir first and gives up if it is missing.
+    await mkdir(join(o.bundle, 'persist'), { recursive: true });
+    const args = [
+      '--api-version', '1',
+      '-c', o.id,
+      '-u', o.id,
+      '-n', o.name ?? o.id,
+      '-r', await this.runcPath(),
+      '-b', o.bundle,
+      '-p', join(o.bundle, 'pidfile'),
+      '-P', join(o.bundle, 'conmon.pid'),
+      '-l', `k8s-file:${o.logPath ?? join(o.bundle, 'console.log')}`,
+      '--exit-dir', this.opts.exitDir,
+      '--persist-dir', join(o.bundle, 'persist'),
+      '--socket-dir-path', this.opts.socketDir,
+      '--log-level', 'error',
+      '--runtime-arg', '--root',
+      '--runtime-arg', this.opts.runcRoot,
+    ];
+    if (this.opts.systemdCgroup) args.push('-s');
+    if (o.tty) args.push('-t');
+    if (o.stdin) args.push('-i');
+    if (o.stdin && !o.stdinOnce) args.push('--leave-stdin-open');
+    if (o.logSizeMax && o.logSizeMax > 0) args.push('--log-size-max', String(o.logSizeMax));
+    const pid = await startConmon(this.opts.runner, this.conmon, args, 60_000);
+    return { pid };
+  }
+
+  /** runc run -d for the pause container; runc's own errors go to a log file because it hands its stdio to the container. */
+  private async runDetached(o: CreateOptions): Promise<{ pid: number }> {
+    const logFile = join(o.bundle, 'runc.log');
+    const pidFile = join(o.bundle, 'pidfile');
+    const child = await this.opts.runner.spawn(
+      this.runc,
+      ['--log', logFile, '--log-format', 'json', ...this.base(), 'run', '-d', '--pid-file', pidFile, '--bundle', o.bundle, o.id],
+      { stdio: 'ignore', detached: true },
+    );
+    const code = await new Promise<number>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (c) => resolve(c ?? 1));
+    });
+    if (code !== 0) {
+      const log = await readFile(logFile, 'utf8').catch(() => '');
+      throw internal(`runc run ${o.id} failed: ${lastRuncError(log)}`);
+    }
+    return { pid: Number.parseInt((await readFile(pidFile, 'utf8')).trim(), 10) };
+  }
+
+  private async runcPath(): Promise<string> {
+    if (this.runc.startsWith('/')) return this.runc;
+    for (const dir of (process.env.PATH ?? '/usr/sbin:/usr/bin').split(':')) {
+      const candidate = join(dir, this.runc);
+      if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+    }
+    throw unavailable(`${this.runc} not found on PATH`);
+  }
+
+  async start(id: string): Promise<void> {
+    await this.runcCheck(['start', id]);
+  }
+
+  async kill(id: string, signal: string | number, all = false): Promise<void> {
+    const args = ['kill'];
+    if (all) args.push('--all');
+    const result = await this.opts.runner.run({ cmd: this.runc, args: [...this.base(), ...args, id, String(signal)], timeoutMs: 30_000 });
+    if (result.code !== 0) {
+      const err = result.stderr.toString();
+      // Already stopped or gone: the caller's goal (not running) holds.
+      if (/not running|does not exist|process already finished|no such process/i.test(err)) return;
+      throw internal(`runc kill ${id}: ${err.trim()}`);
+    }
+  }
+
+  async delete(id: string, force = false): Promise<void> {
+    const args = ['delete'];
+    if (force) args.push('--force');
+    const result = await this.opts.runner.run({ cmd: this.runc, args: [...this.base(), ...args, id], timeoutMs: 30_000 });
+    if (result.code !== 0) {
+      const err = result.stderr.toString();
+      if (/does not exist|not exist/i.test(err)) return;
+      throw internal(`runc delete ${id}: ${err.trim()}`);
+    }
+  }
+
+  async state(id: string): Promise<OciState | undefined> {
+    const result = await this.opts.runner.run({ cmd: this.runc, args: [...this.base(), 'state', id], timeoutMs: 30_000 });
+    if (result.code !== 0) {
+      if (/does not exist|not exist/i.test(result.stderr.toString())) return undefined;
+      throw internal(`runc state ${id}: ${result.stderr.toString().trim()}`);
+    }
+    const s = JSON.parse(result.stdout.toString()) as { id: string; pid: number; status: OciState['status']; bundle?: string };
+    return { id: s.id, pid: s.pid, status: s.status, bundle: s.bundle };
+  }
+
+  async exec(id: string, proc: OciProcess, o: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult> {
+    const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    const specFile = join(this.opts.runcRoot, id, `exec-${token}.json`);
+    const pidFile = join(this.opts.runcRoot, id, `exec-${token}.pid`);
+    await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
+    try {
+      const result = await this.opts.runner.run({
+        cmd: this.runc,
+        args: [...this.base(), 'exec', '--process', specFile, '--pid-file', pidFile, id],
+        timeoutMs: o.timeoutMs,
+        maxOutput: o.maxOutput,
+      });
+      if (result.timedOut) await killPidFile(pidFile);
+      return { exitCode: result.timedOut ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut };
+    } finally {
+      await rm(specFile, { force: true });
+      await rm(pidFile, { force: true });
+    }
+  }
+
+  async execStream(id: string, proc: OciProcess, io: StreamIO): Promise<number> {
+    if (io.tty) {
+      return execWithConmon({
+        runner: this.opts.runner,
+        conmon: this.conmon,
+        runcPath: await this.runcPath(),
+        runcRoot: this.opts.runcRoot,
+        socketDir: this.opts.socketDir,
+        sessionsDir: join(this.opts.exitDir, '..', 'exec'),
+        containerId: id,
+        process: proc,
+        io,
+      });
+    }
+    const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    const specFile = join(this.opts.runcRoot, id, `exec-${token}.json`);
+    await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
+    try {
+      const child = await this.opts.runner.spawn(this.runc, [...this.base(), 'exec', '--process', specFile, id], {
+        stdio: [io.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      });
+      if (io.stdin && child.stdin) {
+        child.stdin.on('error', () => undefined);
+        io.stdin.pipe(child.stdin);
+      }
+      child.stdout?.on('data', (b: Buffer) => io.stdout?.write(b));
+      child.stderr?.on('data', (b: Buffer) => (io.stderr ?? io.stdout)?.write(b));
+      return await new Promise<number>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('close', (code, signal) => {
+          if (io.stdin && child.stdin) io.stdin.unpipe(child.stdin);
+          resolve(code ?? (signal ? 137 : 1));
+        });
+      });
+    } finally {
+      await rm(specFile, { force: true });
+    }
+  }
+
+  async attach(id: string, bundle: string, io: StreamIO): Promise<void> {
+    // conmon links <socket dir>/<id> to the bundle so the socket path stays under 108 bytes.
+    await attachToConmon({ socketPath: join(this.opts.socketDir, id, 'attach'), io, resize: (w, h) => this.resize(bundle, w, h) });
+  }
+
+  async resize(bundle: string, width: number, height: number): Promise<void> {
+    await writeControl(bundle, `1 ${height} ${width}\n`);
+  }
+
+  async reopenLog(bundle: string): Promise<void> {
+    await writeControl(bundle, '2 0 0\n');
+  }
+
+  async update(id: string, _cgroupsPath: string, res: LinuxResourcesUpdate): Promise<void> {
+    await this.runcCheck(['update', '--resources', '-', id], JSON.stringify(res));
+  }
+
+  async stats(cgroupsPath: string) {
+    return this.cgroups.stats(cgroupsPath);
+  }
+
+  async pause(id: string): Promise<void> {
+    await this.runcCheck(['pause', id]);
+  }
+
+  async resume(id: string): Promise<void> {
+    await this.runcCheck(['resume', id]);
+  }
+
+  async exitInfo(id: string, bundle: string): Promise<ExitInfo | undefined> {
+    const file = join(this.opts.exitDir, id);
+    let text: string;
+    let mtimeNs: bigint;
+    try {
+      text = await readFile(file, 'utf8');
+      mtimeNs = (await stat(file, { bigint: true })).mtimeNs;
+    } catch {
+      return undefined;
+    }
+    const code = Number.parseInt(text.trim(), 10);
+    const oomKilled = await stat(join(bundle, 'persist', 'oom')).then(() => true, () => false);
+    return { exitCode: Number.isNaN(code) ? 255 : code, finishedAt: mtimeNs.toString(), oomKilled };
+  }
+
+  async pids(id: string): Promise<number[]> {
+    const result = await this.runcCheck(['ps', '--format', 'json', id]);
+    return (JSON.parse(result.stdout.toString() || '[]') as number[] | null) ?? [];
+  }
+
+  private async runcCheck(args: string[], input?: string) {
+    try {
+      return await this.opts.runner.check({ cmd: this.runc, args: [...this.base(), ...args], input, timeoutMs: 60_000 });
+    } catch (error) {
+      throw internal((error as Error).message, error);
+    }
+  }
+}
+
+async function killPidFile(pidFile: string): Promise<void> {
+  const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
+  if (pid > 0) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // exited meanwhile
+    }
+  }
+}
+
+/** conmon reads "<type> <height> <width>\n" from the bundle's ctl fifo: 1 resizes the tty, 2 reopens the log. */
+async function writeControl(bundle: string, line: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(join(bundle, 'ctl'), constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw unavailable(`container monitor is not running (${(error as NodeJS.ErrnoException).code})`, error);
+  }
+  try {
+    await handle.write(line);
+  } finally {
+    await handle.close();
+  }
+}
+
+function lastRuncError(log: string): string {
+  const lines = log.trim().split('\n').reverse();
+  for (const line of lines) {
+    try {
+      const entry = JSON.parse(line) as { level?: string; msg?: string };
+      if (entry.level === 'error' && entry.msg) return entry.msg;
+    } catch {
+      if (line) return line;
+    }
+  }
+  return 'unknown error (see runc.log in the bundle)';
+}

@@ -1,0 +1,41 @@
+// Makes sure the pause image exists. The default (isulats/pause:3.9) is built
+// locally at first need from assets/pause/pause.c (gcc -static), so offline
+// hosts can run pods; any other configured image must already be present.
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { failedPrecondition, isKind } from '../errors.js';
+import type { EngineContext } from '../engine-context.js';
+import { DEFAULT_PAUSE_IMAGE } from '../config/engine-config.js';
+import { withFileLock } from '../store/lock.js';
+import { repoPath } from '../../util/repo-root.js';
+
+export const PAUSE_SOURCE = repoPath('assets', 'pause', 'pause.c');
+
+export async function ensurePauseImage(ctx: EngineContext): Promise<string> {
+  const ref = ctx.pauseImage;
+  try {
+    return (await ctx.images.resolveImage(ref)).id;
+  } catch (error) {
+    if (!isKind(error, 'not-found') || ref !== DEFAULT_PAUSE_IMAGE) {
+      if (isKind(error, 'not-found')) throw failedPrecondition(`pause image "${ref}" not found: pull or load it first`);
+      throw error;
+    }
+  }
+  return withFileLock(join(ctx.paths.root, 'locks', 'pause-image.lock'), async () => {
+    const again = await ctx.images.resolveImage(ref).catch(() => undefined);
+    if (again) return again.id;
+    const dir = await mkdtemp(join(tmpdir(), 'isulats-pause-'));
+    try {
+      await mkdir(join(dir, 'rootfs'));
+      await ctx.runner.check({
+        cmd: 'gcc',
+        args: ['-static', '-O2', '-s', '-o', join(dir, 'rootfs', 'pause'), ctx.options.pauseSourcePath ?? PAUSE_SOURCE],
+        timeoutMs: 120_000,
+      });
+      return await ctx.images.buildFromRootfs(join(dir, 'rootfs'), ref, { Entrypoint: ['/pause'], created: '2024-01-01T00:00:00Z' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, { timeoutMs: 180_000 });
+}

@@ -1,0 +1,26 @@
+// What is kept on disk for a pod sandbox (root/sandboxes/<id>/meta.json).
+//
+//   (run) --creating--> READY --stop--> NOTREADY --remove--> (gone)
+//
+// `creating` marks a record whose RunPodSandbox has not finished; if its
+// creator died, recovery undoes the acquisitions (all named by the ID).
+import type * as cri from '../../api/cri.js';
+import type { NsMode } from '../container/cri-values.js';
+
+export interface SandboxRecord {
+  id: string;
+  name: string;
+  config: cri.PodSandboxConfigIn;
+  state: 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+  createdAt: string;
+  creating?: { pid: number };
+  pid: number;
+  namespaces: { network: NsMode; pid: NsMode; ipc: NsMode };
+  netnsPath?: string;
+  ips: string[];
+  hostname: string;
+  cgroupParent: string;
+  cgroupsPath: string;
+  pauseImageId: string;
+  runtimeHandler: string;
+}

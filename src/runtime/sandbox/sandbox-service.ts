@@ -1,0 +1,314 @@
+// Pod sandbox RPCs. RunPodSandbox is a list of named steps; each acquisition
+// registers its undo, run in reverse when a later step fails. Stop and remove
+// are idempotent: a missing sandbox or an already released resource is success.
+import { hostname as osHostname } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type * as cri from '../../api/cri.js';
+import { invalidArgument, internal, isKind } from '../errors.js';
+import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
+import { buildSandboxSpec, sandboxNamespaceModes } from '../container/spec.js';
+import { nowNs, toInt } from '../container/cri-values.js';
+import { createNetns, removeNetns } from '../network/netns.js';
+import { podIps } from '../network/cni-result.js';
+import { newId } from '../store/id-registry.js';
+import type { SandboxRecord } from './sandbox-record.js';
+import { ensurePauseImage } from './pause-image.js';
+import { writePodFiles } from './pod-files.js';
+
+/** What the sandbox service needs from the container service. */
+export interface PodContainers {
+  stopAllInPod(sandboxId: string): Promise<void>;
+  removeAllInPod(sandboxId: string): Promise<void>;
+}
+
+export function sandboxName(meta: cri.PodSandboxMetadataIn): string {
+  return `k8s_POD_${meta.name}_${meta.namespace}_${meta.uid}_${toInt(meta.attempt)}`;
+}
+
+/** Strips bytes and Longs so the config survives JSON on disk unchanged. */
+function storable<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as T;
+}
+
+function cniArgs(record: SandboxRecord): Record<string, string> {
+  const meta = record.config.metadata ?? {};
+  return {
+    K8S_POD_NAMESPACE: meta.namespace ?? '',
+    K8S_POD_NAME: meta.name ?? '',
+    K8S_POD_INFRA_CONTAINER_ID: record.id,
+    K8S_POD_UID: meta.uid ?? '',
+  };
+}
+
+function portMappings(config: cri.PodSandboxConfigIn): Array<Record<string, unknown>> {
+  const names = ['tcp', 'udp', 'sctp'];
+  return (config.portMappings ?? [])
+    .filter((p) => toInt(p.hostPort) > 0)
+    .map((p) => ({
+      hostPort: toInt(p.hostPort),
+      containerPort: toInt(p.containerPort),
+      protocol: typeof p.protocol === 'number' ? names[p.protocol] : (p.protocol ?? 'TCP').toLowerCase(),
+      hostIP: p.hostIp ?? '',
+    }));
+}
+
+export class SandboxService {
+  constructor(private readonly ctx: EngineContext, private readonly pods: PodContainers) {}
+
+  async run(req: cri.RunPodSandboxRequestIn): Promise<cri.RunPodSandboxResponse> {
+    const config = storable(req.config ?? {});
+    const meta = config.metadata;
+    if (!meta?.name || !meta.namespace || !meta.uid) throw invalidArgument('pod sandbox metadata needs name, namespace and uid');
+    const ctx = this.ctx;
+    const id = newId();
+    const undo = new Undo();
+    try {
+      const record = await this.reserveName(id, config, undo);
+      await this.createRecord(record, undo);
+      record.pauseImageId = await ensurePauseImage(ctx);
+      const rootfs = await this.prepareRootfs(record, undo);
+      if (record.namespaces.network !== 'NODE') {
+        await this.createNetworkNamespace(record, undo);
+        await this.setupNetwork(record, config, undo);
+      }
+      const files = await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
+      void files;
+      await this.startPause(record, rootfs, undo);
+      await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
+      return { podSandboxId: id };
+    } catch (error) {
+      const failed = await undo.run();
+      if (failed.length) {
+        ctx.warn(`pod ${id}: rollback incomplete (${failed.join('; ')}); left NOTREADY`);
+        await ctx.sandboxes.update(id, (r) => ({ ...r, state: 'SANDBOX_NOTREADY', creating: undefined })).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  private async reserveName(id: string, config: cri.PodSandboxConfigIn, undo: Undo): Promise<SandboxRecord> {
+    const name = sandboxName(config.metadata!);
+    await this.ctx.sandboxNames.reserve(name, id);
+    undo.push('release name', () => this.ctx.sandboxNames.release(name, id));
+    const namespaces = sandboxNamespaceModes(config);
+    const parent = config.linux?.cgroupParent || this.ctx.options.cgroupParent || '/isulats';
+    return {
+      id,
+      name,
+      config,
+      state: 'SANDBOX_NOTREADY',
+      createdAt: nowNs(),
+      creating: { pid: process.pid },
+      pid: 0,
+      namespaces,
+      ips: [],
+      hostname: namespaces.network === 'NODE' ? osHostname() : config.hostname || config.metadata!.name!,
+      cgroupParent: parent,
+      cgroupsPath: cgroupsPathFor(this.ctx, parent, id),
+      pauseImageId: '',
+      runtimeHandler: '',
+    };
+  }
+
+  private async createRecord(record: SandboxRecord, undo: Undo): Promise<void> {
+    await this.ctx.sandboxes.create(record);
+    undo.push('remove record', () => this.ctx.sandboxes.remove(record.id));
+  }
+
+  private async prepareRootfs(record: SandboxRecord, undo: Undo): Promise<string> {
+    const snap = await this.ctx.snapshots.prepare(record.id, record.pauseImageId);
+    undo.push('remove pause rootfs', () => this.ctx.snapshots.remove(record.id));
+    return snap.mountpoint;
+  }
+
+  private async createNetworkNamespace(record: SandboxRecord, undo: Undo): Promise<void> {
+    const path = join(this.ctx.paths.netnsDir, record.id);
+    await createNetns(this.ctx.runner, path);
+    undo.push('remove netns', () => removeNetns(path));
+    record.netnsPath = path;
+  }
+
+  private async setupNetwork(record: SandboxRecord, config: cri.PodSandboxConfigIn, undo: Undo): Promise<void> {
+    const result = await this.ctx.cni.add({
+      containerId: record.id,
+      netnsPath: record.netnsPath!,
+      ifName: 'eth0',
+      args: cniArgs(record),
+      runtimeConfig: { portMappings: portMappings(config) },
+    });
+    undo.push('CNI DEL', () => this.ctx.cni.del(record.id, record.netnsPath!, cniArgs(record)));
+    record.ips = podIps(result);
+  }
+
+  private async startPause(record: SandboxRecord, rootfs: string, undo: Undo): Promise<void> {
+    const image = await this.ctx.images.resolveImage(record.pauseImageId);
+    const c = image.config.config ?? {};
+    const args = [...(c.Entrypoint ?? []), ...(c.Cmd ?? [])];
+    const bundle = join(this.ctx.sandboxes.objectDir(record.id), 'bundle');
+    await mkdir(bundle, { recursive: true, mode: 0o711 });
+    const spec = buildSandboxSpec({
+      id: record.id,
+      rootfs,
+      config: record.config,
+      args: args.length ? args : ['/pause'],
+      env: c.Env,
+      netnsPath: record.netnsPath,
+      hostname: record.hostname,
+      cgroupsPath: record.cgroupsPath,
+      host: this.ctx.host,
+      warn: this.ctx.warn,
+    });
+    await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
+    undo.push('delete pause container', () => this.ctx.oci.delete(record.id, true));
+    const { pid } = await this.ctx.oci.create({ id: record.id, bundle, tty: false, stdin: false, stdinOnce: false, monitor: false });
+    record.pid = pid;
+  }
+
+  async stop(req: cri.StopPodSandboxRequestIn): Promise<cri.StopPodSandboxResponse> {
+    const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
+    if (!id) return {};
+    await this.pods.stopAllInPod(id);
+    await this.ctx.sandboxes.withLock(id, async () => {
+      const record = await this.ctx.sandboxes.get(id);
+      if (!record) return;
+      await this.releaseResources(record);
+      await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY' });
+    });
+    return {};
+  }
+
+  /** Pause container, network and netns: each release is idempotent. */
+  private async releaseResources(record: SandboxRecord): Promise<void> {
+    const errors: string[] = [];
+    const step = async (what: string, fn: () => Promise<unknown>) => {
+      try {
+        await fn();
+      } catch (error) {
+        errors.push(`${what}: ${(error as Error).message}`);
+      }
+    };
+    await step('stop pause', async () => {
+      const state = await this.ctx.oci.state(record.id);
+      if (state && state.status !== 'stopped') await this.ctx.oci.kill(record.id, 'KILL', true);
+      await this.ctx.oci.delete(record.id, true);
+    });
+    if (record.netnsPath) {
+      await step('CNI DEL', () => this.ctx.cni.del(record.id, record.netnsPath!, cniArgs(record)));
+      await step('remove netns', () => removeNetns(record.netnsPath!));
+    }
+    await step('unmount pause rootfs', () => this.ctx.snapshots.unmount(record.id));
+    if (errors.length) throw internal(`stopping pod ${record.id}: ${errors.join('; ')}`);
+  }
+
+  async remove(req: cri.RemovePodSandboxRequestIn): Promise<cri.RemovePodSandboxResponse> {
+    const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
+    if (!id) return {};
+    await this.pods.removeAllInPod(id);
+    await this.ctx.sandboxes.withLock(id, async () => {
+      const record = await this.ctx.sandboxes.get(id);
+      if (!record) return;
+      await this.releaseResources(record);
+      await this.ctx.snapshots.remove(id).catch((error) => {
+        if (!isKind(error, 'not-found')) throw error;
+      });
+      await this.ctx.sandboxes.remove(id);
+      await this.ctx.sandboxNames.release(record.name, id);
+    });
+    return {};
+  }
+
+  /** Undoes a RunPodSandbox whose process died midway (recovery at open). */
+  async cleanupAbandoned(record: SandboxRecord): Promise<void> {
+    await this.ctx.sandboxes.withLock(record.id, async () => {
+      const netnsPath = join(this.ctx.paths.netnsDir, record.id);
+      await this.ctx.oci.delete(record.id, true).catch(() => undefined);
+      await this.ctx.cni.del(record.id, netnsPath, cniArgs(record)).catch(() => undefined);
+      await removeNetns(netnsPath).catch(() => undefined);
+      await this.ctx.snapshots.remove(record.id).catch(() => undefined);
+      await this.ctx.sandboxes.remove(record.id);
+      await this.ctx.sandboxNames.release(record.name, record.id);
+    });
+  }
+
+  async status(req: cri.PodSandboxStatusRequestIn): Promise<cri.PodSandboxStatusResponse> {
+    const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
+    const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
+    const state = await this.liveState(record);
+    const modes = { POD: 'POD', CONTAINER: 'CONTAINER', NODE: 'NODE', TARGET: 'TARGET' } as const;
+    const info: Record<string, string> = {};
+    if (req.verbose) info.info = JSON.stringify({ pid: record.pid, netnsPath: record.netnsPath, cgroupsPath: record.cgroupsPath, name: record.name });
+    return {
+      status: {
+        id: record.id,
+        metadata: metadataOut(record.config.metadata),
+        state,
+        createdAt: record.createdAt,
+        network: { ip: record.ips[0] ?? '', additionalIps: record.ips.slice(1).map((ip) => ({ ip })) },
+        linux: {
+          namespaces: {
+            options: {
+              network: modes[record.namespaces.network],
+              pid: modes[record.namespaces.pid],
+              ipc: modes[record.namespaces.ipc],
+              targetId: '',
+              usernsOptions: null,
+            },
+          },
+        },
+        labels: record.config.labels ?? {},
+        annotations: record.config.annotations ?? {},
+        runtimeHandler: record.runtimeHandler,
+      },
+      info,
+      containersStatuses: [],
+      timestamp: nowNs(),
+    };
+  }
+
+  /** READY only while the record says so and the pause process lives. */
+  async liveState(record: SandboxRecord): Promise<'SANDBOX_READY' | 'SANDBOX_NOTREADY'> {
+    if (record.state !== 'SANDBOX_READY' || record.creating) return 'SANDBOX_NOTREADY';
+    const alive = record.pid > 0 && (await pidAlive(record.pid));
+    return alive ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY';
+  }
+
+  async list(req: cri.ListPodSandboxRequestIn): Promise<cri.ListPodSandboxResponse> {
+    const f = req.filter ?? undefined;
+    let records = (await this.ctx.sandboxes.list()).filter((r) => !r.creating);
+    if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
+    if (f?.labelSelector) records = records.filter((r) => matchLabels(r.config.labels, f.labelSelector!));
+    const items = await Promise.all(
+      records.map(async (r) => ({
+        id: r.id,
+        metadata: metadataOut(r.config.metadata),
+        state: await this.liveState(r),
+        createdAt: r.createdAt,
+        labels: r.config.labels ?? {},
+        annotations: r.config.annotations ?? {},
+        runtimeHandler: r.runtimeHandler,
+      })),
+    );
+    const wanted = f?.state ? (typeof f.state.state === 'number' ? ['SANDBOX_READY', 'SANDBOX_NOTREADY'][f.state.state] : (f.state.state ?? 'SANDBOX_READY')) : undefined;
+    return { items: wanted ? items.filter((i) => i.state === wanted) : items };
+  }
+}
+
+export function metadataOut(m: cri.PodSandboxMetadataIn | null | undefined): cri.PodSandboxMetadata {
+  return { name: m?.name ?? '', uid: m?.uid ?? '', namespace: m?.namespace ?? '', attempt: toInt(m?.attempt) };
+}
+
+export function matchLabels(labels: Record<string, string> | undefined, selector: Record<string, string>): boolean {
+  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+}
+
+export async function pidAlive(pid: number): Promise<boolean> {
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const s = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return s !== 'Z' && s !== 'X';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,115 @@
+// Committed layer snapshots: root/snapshots/<chainID hex>/{fs,meta.json}.
+// `fs` is one layer's diff in overlay form, usable as an overlay lowerdir.
+// A snapshot is extracted into root/snapshots/.tmp-<pid>-<rand> and renamed
+// into place after meta.json is written, so a present snapshot dir is always
+// complete; extraction of one chain ID is serialised by a per-snapshot lock.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fsyncDir, readJson, writeJsonAtomic } from '../store/atomic-file.js';
+import { withFileLock } from '../store/lock.js';
+import { digestHex } from '../image/digest.js';
+import { failpoint } from '../image/failpoint.js';
+import { cleanTempDir } from '../store/blob-store.js';
+
+export interface LayerSnapshotMeta {
+  chainId: string;
+  diffId: string;
+  parent?: string;
+  /** Bytes of file content and number of inodes in this layer's directory. */
+  bytes: number;
+  inodes: number;
+  createdAt: string;
+}
+
+export class LayerStore {
+  readonly dir: string;
+  private readonly lockDir: string;
+  private readonly tmpDir: string;
+
+  constructor(readonly root: string) {
+    this.dir = join(root, 'snapshots');
+    this.lockDir = join(root, 'locks', 'snapshots');
+    this.tmpDir = join(root, 'snapshots', '.tmp');
+  }
+
+  async init(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.lockDir, { recursive: true });
+    await cleanTempDir(this.tmpDir);
+  }
+
+  /** The overlay lowerdir of a committed snapshot. */
+  fsPath(chainId: string): string {
+    return join(this.dir, digestHex(chainId), 'fs');
+  }
+
+  async get(chainId: string): Promise<LayerSnapshotMeta | undefined> {
+    try {
+      return await readJson<LayerSnapshotMeta>(join(this.dir, digestHex(chainId), 'meta.json'));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Ensures the snapshot for `chainId` exists; if not, `extract(dir)` fills a
+   * fresh directory and must return the layer's diff ID (verified here).
+   * Returns true when this call created it.
+   */
+  async ensure(
+    chainId: string,
+    diffId: string,
+    parent: string | undefined,
+    extract: (dir: string) => Promise<{ diffId: string; bytes: number; inodes: number }>,
+  ): Promise<boolean> {
+    const hex = digestHex(chainId);
+    if (await this.get(chainId)) return false;
+    return withFileLock(join(this.lockDir, `${hex}.lock`), async () => {
+      if (await this.get(chainId)) return false;
+      await mkdir(this.tmpDir, { recursive: true });
+      const tmp = join(this.tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}`);
+      try {
+        await mkdir(join(tmp, 'fs'), { recursive: true, mode: 0o755 });
+        const result = await extract(join(tmp, 'fs'));
+        if (result.diffId !== diffId) {
+          throw new Error(`layer content hashes to ${result.diffId}, the image config says ${diffId}`);
+        }
+        const meta: LayerSnapshotMeta = { chainId, diffId, parent, bytes: result.bytes, inodes: result.inodes, createdAt: new Date().toISOString() };
+        await writeJsonAtomic(join(tmp, 'meta.json'), meta);
+        failpoint('unpack-before-commit');
+        // A leftover of a crashed run under the final name cannot exist: the
+        // rename is atomic, and an uncommitted dir lives only under .tmp.
+        await rename(tmp, join(this.dir, hex));
+        await fsyncDir(this.dir);
+      } catch (error) {
+        await rm(tmp, { recursive: true, force: true });
+        throw error;
+      }
+      failpoint('snapshot-after-commit');
+      return true;
+    });
+  }
+
+  async list(): Promise<string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    return names.filter((n) => /^[0-9a-f]{64}$/.test(n)).map((n) => `sha256:${n}`);
+  }
+
+  /** Deletes a snapshot under its lock (the caller checked nothing uses it). */
+  async remove(chainId: string): Promise<void> {
+    const hex = digestHex(chainId);
+    await withFileLock(join(this.lockDir, `${hex}.lock`), async () => {
+      // Rename first so a crash mid-delete never leaves a half snapshot under its real name.
+      await mkdir(this.tmpDir, { recursive: true });
+      const doomed = join(this.tmpDir, `${process.pid}-rm-${hex.slice(0, 12)}-${randomBytes(3).toString('hex')}`);
+      try {
+        await rename(join(this.dir, hex), doomed);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      await rm(doomed, { recursive: true, force: true });
+    });
+  }
+}

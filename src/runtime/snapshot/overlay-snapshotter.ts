@@ -1,0 +1,237 @@
+// Container root filesystems: an overlay of the image's layer snapshots
+// (read-only lowerdirs) with a per-container rw layer under
+// root/containers-rw/<key>/{fs,work}, mounted at state/rootfs/<key>.
+// The record (snapshot.json) lives with the rw layer, so after a reboot or a
+// restart `mount(key)` brings the same rootfs back; mount and unmount are
+// idempotent, and remove never leaves a mount behind.
+import { lstat, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { invalidArgument, notFound } from '../errors.js';
+import { MNT, mount as sysMount, umount2 } from '../native.js';
+import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
+import { withFileLock } from '../store/lock.js';
+
+/** What the snapshotter needs from the image service. */
+export interface ImageResolver {
+  resolveImage(ref: string): Promise<{ id: string; chainIds: string[]; snapshotDirs: string[] }>;
+}
+
+export interface SnapshotMounts {
+  mountpoint: string;
+  upperdir: string;
+  workdir: string;
+  /** Topmost first. */
+  lowerdirs: string[];
+}
+
+export interface ContainerSnapshot extends SnapshotMounts {
+  key: string;
+  imageId: string;
+  chainIds: string[];
+  createdAt: string;
+}
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+// The kernel copies mount options into one page.
+const MAX_MOUNT_DATA = 4000;
+
+export interface OverlaySnapshotterOptions {
+  root: string;
+  state: string;
+  images: ImageResolver;
+}
+
+export class OverlaySnapshotter {
+  private readonly rwDir: string;
+  private readonly mountDir: string;
+  private readonly lockDir: string;
+
+  constructor(private readonly opts: OverlaySnapshotterOptions) {
+    this.rwDir = join(opts.root, 'containers-rw');
+    this.mountDir = join(opts.state, 'rootfs');
+    this.lockDir = join(opts.root, 'locks', 'containers-rw');
+  }
+
+  static async open(opts: OverlaySnapshotterOptions): Promise<OverlaySnapshotter> {
+    const s = new OverlaySnapshotter(opts);
+    await mkdir(s.rwDir, { recursive: true, mode: 0o711 });
+    await mkdir(s.mountDir, { recursive: true, mode: 0o711 });
+    return s;
+  }
+
+  private check(key: string): void {
+    if (!KEY.test(key)) throw invalidArgument(`invalid snapshot key "${key}"`);
+  }
+
+  private recordPath(key: string): string {
+    return join(this.rwDir, key, 'snapshot.json');
+  }
+
+  private lock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(join(this.lockDir, `${key}.lock`), fn, { timeoutMs: 60_000 });
+  }
+
+  /** Creates the rw layer for `key` over `image` and mounts it; an existing key is returned (and mounted) as is. */
+  async prepare(key: string, image: string): Promise<SnapshotMounts> {
+    this.check(key);
+    return this.lock(key, async () => {
+      let record = await this.get(key);
+      if (!record) {
+        const resolved = await this.opts.images.resolveImage(image);
+        const base = join(this.rwDir, key);
+        const upperdir = join(base, 'fs');
+        const workdir = join(base, 'work');
+        await mkdir(upperdir, { recursive: true, mode: 0o755 });
+        await mkdir(workdir, { recursive: true, mode: 0o700 });
+        let lowerdirs = resolved.snapshotDirs;
+        if (lowerdirs.length === 0) {
+          // overlay needs a lowerdir: an image without layers gets an empty one.
+          const empty = join(base, 'empty');
+          await mkdir(empty, { recursive: true, mode: 0o755 });
+          lowerdirs = [empty];
+        }
+        record = {
+          key,
+          imageId: resolved.id,
+          chainIds: resolved.chainIds,
+          mountpoint: join(this.mountDir, key),
+          upperdir,
+          workdir,
+          lowerdirs,
+          createdAt: new Date().toISOString(),
+        };
+        await writeJsonAtomic(this.recordPath(key), record);
+      }
+      await this.mountRecord(record);
+      return pick(record);
+    });
+  }
+
+  async get(key: string): Promise<ContainerSnapshot | undefined> {
+    this.check(key);
+    return readJson<ContainerSnapshot>(this.recordPath(key)).catch(() => undefined);
+  }
+
+  /** Mounts an existing snapshot (after a reboot or restart); no-op when mounted. */
+  async mount(key: string): Promise<SnapshotMounts> {
+    this.check(key);
+    return this.lock(key, async () => {
+      const record = await this.get(key);
+      if (!record) throw notFound(`snapshot ${key} not found`);
+      await this.mountRecord(record);
+      return pick(record);
+    });
+  }
+
+  /** Unmounts; no-op when not mounted. */
+  async unmount(key: string): Promise<void> {
+    this.check(key);
+    await this.lock(key, () => this.unmountPath(join(this.mountDir, key)));
+  }
+
+  /** Unmounts and deletes the rw layer; no-op for an unknown key. */
+  async remove(key: string): Promise<void> {
+    this.check(key);
+    await this.lock(key, async () => {
+      const mountpoint = join(this.mountDir, key);
+      await this.unmountPath(mountpoint);
+      await rm(mountpoint, { recursive: true, force: true });
+      await rm(join(this.rwDir, key), { recursive: true, force: true });
+    });
+  }
+
+  /** Bytes and inodes used by the rw layer. */
+  async usage(key: string): Promise<{ bytes: number; inodes: number }> {
+    this.check(key);
+    const record = await this.get(key);
+    if (!record) throw notFound(`snapshot ${key} not found`);
+    return diskUsage(record.upperdir);
+  }
+
+  /** Every container snapshot on disk, for reconciliation. */
+  async list(): Promise<Array<ContainerSnapshot & { mounted: boolean }>> {
+    const out: Array<ContainerSnapshot & { mounted: boolean }> = [];
+    const mounted = await mountedPaths();
+    for (const name of await readdir(this.rwDir).catch(() => [] as string[])) {
+      if (!KEY.test(name)) continue;
+      const record = await this.get(name);
+      if (record) out.push({ ...record, mounted: mounted.has(record.mountpoint) });
+    }
+    return out;
+  }
+
+  private async mountRecord(record: ContainerSnapshot): Promise<void> {
+    await mkdir(record.mountpoint, { recursive: true, mode: 0o755 });
+    if ((await mountedPaths()).has(record.mountpoint)) return;
+    const data = `lowerdir=${record.lowerdirs.join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
+    if (data.length <= MAX_MOUNT_DATA) {
+      sysMount('overlay', record.mountpoint, 'overlay', 0, data);
+      return;
+    }
+    // Too long for one page: mount through short symlinks l/0, l/1, ... named
+    // relative to the working directory, as docker's overlay2 does. chdir is
+    // safe here: nothing else runs on this thread between it and the chdir back.
+    const links = join(record.upperdir, '..', 'l');
+    await rm(links, { recursive: true, force: true });
+    await mkdir(links, { mode: 0o700 });
+    for (const [i, dir] of record.lowerdirs.entries()) await symlink(dir, join(links, String(i)));
+    const short = `lowerdir=${record.lowerdirs.map((_, i) => String(i)).join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
+    if (short.length > MAX_MOUNT_DATA) throw invalidArgument(`image has too many layers (${record.lowerdirs.length}) for one overlay mount`);
+    const cwd = process.cwd();
+    process.chdir(links);
+    try {
+      sysMount('overlay', record.mountpoint, 'overlay', 0, short);
+    } finally {
+      process.chdir(cwd);
+    }
+  }
+
+  private async unmountPath(mountpoint: string): Promise<void> {
+    // Stacked mounts are possible (a bind over the rootfs): unmount until none is left, bounded.
+    for (let i = 0; i < 8 && (await mountedPaths()).has(mountpoint); i++) {
+      try {
+        umount2(mountpoint, 0);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EINVAL' || code === 'ENOENT') return;
+        if (code === 'EBUSY') umount2(mountpoint, MNT.DETACH);
+        else throw error;
+      }
+    }
+  }
+}
+
+function pick(r: ContainerSnapshot): SnapshotMounts {
+  return { mountpoint: r.mountpoint, upperdir: r.upperdir, workdir: r.workdir, lowerdirs: r.lowerdirs };
+}
+
+/** Mount points of this mount namespace (octal escapes in mountinfo decoded). */
+export async function mountedPaths(): Promise<Set<string>> {
+  const text = await readFile('/proc/self/mountinfo', 'utf8');
+  const out = new Set<string>();
+  for (const line of text.split('\n')) {
+    const field = line.split(' ')[4];
+    if (field) out.add(field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8))));
+  }
+  return out;
+}
+
+/** Apparent bytes of regular files and the number of inodes under `dir` (hardlinks counted once). */
+export async function diskUsage(dir: string): Promise<{ bytes: number; inodes: number }> {
+  const seen = new Set<string>();
+  let bytes = 0;
+  let inodes = 0;
+  const stack = [dir];
+  while (stack.length) {
+    const current = stack.pop()!;
+    const st = await lstat(current).catch(() => undefined);
+    if (!st) continue;
+    const id = `${st.dev}:${st.ino}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    inodes++;
+    if (st.isFile()) bytes += st.size;
+    if (st.isDirectory()) for (const name of await readdir(current).catch(() => [] as string[])) stack.push(join(current, name));
+  }
+  return { bytes, inodes };
+}

@@ -1,0 +1,62 @@
+// Name reservation: one file per name under <root>/names/<kind>/, created
+// with O_EXCL so two processes can never both own a name. The file holds the
+// owner's ID, so release only removes a reservation it owns.
+import { randomBytes, createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { alreadyExists } from '../errors.js';
+
+export function newId(): string {
+  return randomBytes(32).toString('hex');
+}
+
+export class NameRegistry {
+  private readonly dir: string;
+
+  constructor(root: string, kind: 'sandboxes' | 'containers') {
+    this.dir = join(root, 'names', kind);
+  }
+
+  async init(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+  }
+
+  private file(name: string): string {
+    const encoded = encodeURIComponent(name);
+    return join(this.dir, encoded.length > 200 ? createHash('sha256').update(name).digest('hex') : encoded);
+  }
+
+  async reserve(name: string, id: string): Promise<void> {
+    try {
+      await writeFile(this.file(name), id, { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = await this.owner(name);
+      if (owner === id) return;
+      throw alreadyExists(`name "${name}" is reserved for ${owner ?? 'another object'}`);
+    }
+  }
+
+  async owner(name: string): Promise<string | undefined> {
+    return readFile(this.file(name), 'utf8').then((s) => s.trim(), () => undefined);
+  }
+
+  async release(name: string, id: string): Promise<void> {
+    if ((await this.owner(name)) === id) await rm(this.file(name), { force: true });
+  }
+
+  /** Drops reservations older than minAgeMs whose owner has no record (left by a killed process). */
+  async reclaim(exists: (id: string) => Promise<boolean>, minAgeMs = 5 * 60_000): Promise<number> {
+    let dropped = 0;
+    for (const entry of await readdir(this.dir).catch(() => [] as string[])) {
+      const path = join(this.dir, entry);
+      const [id, info] = await Promise.all([readFile(path, 'utf8').catch(() => ''), stat(path).catch(() => undefined)]);
+      if (!info || Date.now() - info.mtimeMs < minAgeMs) continue;
+      if (!(await exists(id.trim()))) {
+        await rm(path, { force: true });
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+}

@@ -1,0 +1,63 @@
+// Inter-process locks on files with flock(2) via the native addon. The kernel
+// drops a flock when its holder dies, so a SIGKILLed holder never leaves a
+// stale lock. Waiting polls a non-blocking attempt with short sleeps: a
+// blocking flock would freeze the event loop.
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { IsulatsError } from '../errors.js';
+import { flock } from '../native.js';
+
+export interface LockOptions {
+  /** Shared (reader) lock instead of exclusive. */
+  shared?: boolean;
+  /** Give up after this long (default 5 minutes: a pull may hold a blob lock while downloading). */
+  timeoutMs?: number;
+}
+
+// flock belongs to the open file description, so separate opens in one process
+// exclude each other as across processes. Exclusive holders in this process
+// also queue here first so they wake in order instead of polling each other.
+const inProcess = new Map<string, Promise<void>>();
+
+/** Runs `fn` while holding a lock on `lockPath` (created if missing, never deleted). */
+export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  const timeoutMs = opts.timeoutMs ?? 300_000;
+  const deadline = Date.now() + timeoutMs;
+  if (opts.shared) return locked(lockPath, fn, false, deadline, timeoutMs);
+  const previous = inProcess.get(lockPath) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const chained = previous.then(() => mine);
+  inProcess.set(lockPath, chained);
+  try {
+    await previous;
+    return await locked(lockPath, fn, true, deadline, timeoutMs);
+  } finally {
+    release();
+    if (inProcess.get(lockPath) === chained) inProcess.delete(lockPath);
+  }
+}
+
+async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, deadline: number, timeoutMs: number): Promise<T> {
+  mkdirSync(dirname(lockPath), { recursive: true });
+  const fd = openSync(lockPath, 'a', 0o600);
+  try {
+    await acquire(fd, lockPath, exclusive, deadline, timeoutMs);
+    return await fn();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function acquire(fd: number, lockPath: string, exclusive: boolean, deadline: number, timeoutMs: number): Promise<void> {
+  let delay = 5;
+  for (;;) {
+    if (flock(fd, exclusive, true)) return;
+    if (Date.now() >= deadline) {
+      throw new IsulatsError('deadline-exceeded', `timed out after ${timeoutMs} ms waiting for lock ${lockPath}`);
+    }
+    await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
+    delay = Math.min(delay * 2, 100);
+  }
+}

@@ -1,0 +1,110 @@
+// On-disk records of sandboxes and containers: <root>/<kind>/<id>/meta.json.
+// A record changes only through `update`, which holds the object's file lock
+// (flock: released by the kernel if the holder dies) and writes atomically, so
+// several CLI processes and a daemon can share one root; only work on the same
+// object is serialised. Listing reads the records (never parses names).
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { alreadyExists, notFound } from '../errors.js';
+import { readJson, writeJsonAtomic } from './atomic-file.js';
+import { withFileLock } from './lock.js';
+
+export interface StoredObject {
+  id: string;
+}
+
+export const ID_PATTERN = /^[0-9a-f]{64}$/;
+
+export class StateStore<T extends StoredObject> {
+  private readonly dir: string;
+  private readonly lockDir: string;
+
+  constructor(root: string, readonly kind: 'sandboxes' | 'containers') {
+    this.dir = join(root, kind);
+    this.lockDir = join(root, 'locks', kind);
+  }
+
+  async init(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o711 });
+    await mkdir(this.lockDir, { recursive: true, mode: 0o700 });
+  }
+
+  objectDir(id: string): string {
+    return join(this.dir, id);
+  }
+
+  private metaPath(id: string): string {
+    return join(this.dir, id, 'meta.json');
+  }
+
+  /** Runs fn while holding the object's exclusive lock. */
+  withLock<R>(id: string, fn: () => Promise<R>): Promise<R> {
+    return withFileLock(join(this.lockDir, `${id}.lock`), fn, { timeoutMs: 120_000 });
+  }
+
+  async create(record: T): Promise<void> {
+    await this.withLock(record.id, async () => {
+      if (await this.get(record.id)) throw alreadyExists(`${this.kind.slice(0, -1)} ${record.id} already exists`);
+      await mkdir(this.objectDir(record.id), { recursive: true, mode: 0o711 });
+      await writeJsonAtomic(this.metaPath(record.id), record);
+    });
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    if (!ID_PATTERN.test(id)) return undefined;
+    try {
+      return await readJson<T>(this.metaPath(id));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async mustGet(id: string): Promise<T> {
+    const record = await this.get(id);
+    if (!record) throw notFound(`${this.kind === 'sandboxes' ? 'pod sandbox' : 'container'} "${id}" not found`);
+    return record;
+  }
+
+  /** The one way a record changes: read, apply, write atomically, all under the object's lock. */
+  async update(id: string, fn: (current: T) => T | Promise<T>): Promise<T> {
+    return this.withLock(id, async () => {
+      const current = await this.mustGet(id);
+      const next = await fn(structuredClone(current));
+      await writeJsonAtomic(this.metaPath(id), next);
+      return next;
+    });
+  }
+
+  /** Writes while the caller already holds the lock (inside withLock). */
+  async putLocked(record: T): Promise<void> {
+    await writeJsonAtomic(this.metaPath(record.id), record);
+  }
+
+  async remove(id: string): Promise<void> {
+    await rm(this.objectDir(id), { recursive: true, force: true });
+  }
+
+  async ids(): Promise<string[]> {
+    try {
+      return (await readdir(this.dir)).filter((n) => ID_PATTERN.test(n));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  async list(): Promise<T[]> {
+    const records: Array<T | undefined> = await Promise.all((await this.ids()).map((id) => this.get(id).catch(() => undefined)));
+    return records.filter((r): r is T => r !== undefined);
+  }
+
+  /** Full ID for a unique prefix (as crictl and isula accept); undefined when none. */
+  async resolve(idOrPrefix: string): Promise<string | undefined> {
+    if (ID_PATTERN.test(idOrPrefix)) return (await this.get(idOrPrefix)) ? idOrPrefix : undefined;
+    if (!/^[0-9a-f]{1,63}$/.test(idOrPrefix)) return undefined;
+    const hits = (await this.ids()).filter((id) => id.startsWith(idOrPrefix));
+    if (hits.length > 1) throw alreadyExists(`ID prefix "${idOrPrefix}" is ambiguous`);
+    return hits[0];
+  }
+}

@@ -1,0 +1,222 @@
+import { lstatSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImageService } from '../../src/runtime/image/image-service.js';
+import { lgetxattr } from '../../src/runtime/native.js';
+import { startRegistry, type Registry } from '../rig/registry.js';
+import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
+import { layer, pushBlob, pushImage, pushIndex, pushManifest, richEntries, type PushTarget } from './image-fixtures.js';
+import { execFileSync } from 'node:child_process';
+import { sha256Digest } from '../../src/runtime/image/digest.js';
+import { MEDIA } from '../../src/runtime/image/manifest.js';
+
+let registry: Registry;
+let target: PushTarget;
+let dir: string;
+
+beforeAll(async () => {
+  execFileSync('node', ['scripts/build-native.mjs'], { stdio: 'inherit' });
+  registry = await startRegistry();
+  target = { url: registry.url };
+  dir = await makeTempDir('ist-pull-');
+});
+afterAll(async () => {
+  await registry?.stop();
+  if (dir) await removeTempDir(dir);
+});
+
+let rootN = 0;
+async function service(extra: Partial<Parameters<typeof ImageService.open>[0]> = {}): Promise<ImageService> {
+  const n = rootN++;
+  return ImageService.open({ root: join(dir, `root${n}`), state: join(dir, `state${n}`), authFile: join(dir, `auths${n}.json`), ...extra });
+}
+
+describe('pull from a plain registry', () => {
+  it('pulls a multi-layer image with whiteouts, opaque dirs, hardlinks, devices, symlinks and fifos', async () => {
+    const l1 = await layer(richEntries());
+    const l2 = await layer([
+      { name: 'etc/.wh.old', type: 'file', data: '' },
+      { name: 'var/cache/.wh..wh..opq', type: 'file', data: '' },
+      { name: 'var/cache/b', type: 'file', data: 'b' },
+    ]);
+    const l3 = await layer([{ name: 'top.txt', type: 'file', data: 'top' }], false);
+    const pushed = await pushImage(target, 'test/rich', 'v1', [l1, l2, l3], { config: { User: '1000:1000' } });
+    const svc = await service();
+    const events: string[] = [];
+    const res = await svc.pullImage({ image: { image: `${registry.host}/test/rich:v1` } }, (e) => events.push(`${e.layer}:${e.state}`));
+    expect(res.imageRef).toBe(pushed.configDigest);
+    expect(events.filter((e) => e.endsWith(':done'))).toHaveLength(3);
+
+    const resolved = await svc.resolveImage(`${registry.host}/test/rich:v1`);
+    expect(resolved.snapshotDirs).toHaveLength(3);
+    const [top, mid, bottom] = resolved.snapshotDirs as [string, string, string];
+    expect(readFileSync(join(top, 'top.txt'), 'utf8')).toBe('top');
+    const wh = lstatSync(join(mid, 'etc/old'));
+    expect(wh.isCharacterDevice() && wh.rdev === 0).toBe(true);
+    expect(lgetxattr(join(mid, 'var/cache'), 'trusted.overlay.opaque')?.toString()).toBe('y');
+    expect(lstatSync(join(bottom, 'bin/tool-link')).ino).toBe(lstatSync(join(bottom, 'bin/tool')).ino);
+    expect(lstatSync(join(bottom, 'bin/sh')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(bottom, 'dev/null')).rdev).toBe(259);
+    expect(lstatSync(join(bottom, 'dev/fifo')).isFIFO()).toBe(true);
+    const secret = lstatSync(join(bottom, 'etc/secret'));
+    expect([secret.mode & 0o7777, secret.uid, secret.gid, secret.mtimeMs]).toEqual([0o600, 1000, 1000, 1_600_000_002_000]);
+    expect(lgetxattr(join(bottom, 'etc/secret'), 'user.label')?.toString()).toBe('x');
+
+    const list = await svc.listImages({});
+    expect(list.images).toHaveLength(1);
+    expect(list.images[0]).toMatchObject({
+      id: pushed.configDigest,
+      repoTags: [`${registry.host}/test/rich:v1`],
+      repoDigests: [`${registry.host}/test/rich@${pushed.manifestDigest}`],
+      uid: { value: '1000' },
+      username: '',
+    });
+    const status = await svc.imageStatus({ image: { image: pushed.configDigest.slice(7, 19) }, verbose: true });
+    expect(status.image?.id).toBe(pushed.configDigest);
+    expect(JSON.parse(status.info.info!).chainID).toBe(resolved.chainIds[2]);
+    const byDigest = await svc.imageStatus({ image: { image: `${registry.host}/test/rich@${pushed.manifestDigest}` } });
+    expect(byDigest.image?.id).toBe(pushed.configDigest);
+    expect((await svc.imageStatus({ image: { image: 'nothing:here' } })).image).toBeNull();
+    const fs = await svc.imageFsInfo({});
+    expect(Number(fs.imageFilesystems[0]!.usedBytes!.value)).toBeGreaterThan(0);
+    expect(Number(fs.imageFilesystems[0]!.inodesUsed!.value)).toBeGreaterThan(10);
+    expect(await readdir(join(dir, `root${rootN - 1}`, 'tmp'))).toEqual([]);
+  });
+
+  it('selects the host platform from a manifest list', async () => {
+    const amd = await pushImage(target, 'test/multi', undefined, [await layer([{ name: 'arch', type: 'file', data: 'amd64' }])], { arch: 'amd64' });
+    const arm = await pushImage(target, 'test/multi', undefined, [await layer([{ name: 'arch', type: 'file', data: 'arm64' }])], { arch: 'arm64' });
+    const indexDigest = await pushIndex(target, 'test/multi', 'latest', [
+      { image: arm, arch: 'arm64', variant: 'v8' },
+      { image: amd, arch: 'amd64' },
+    ]);
+    const svc = await service();
+    const res = await svc.pullImage({ image: { image: `${registry.host}/test/multi` } });
+    const want = process.arch === 'arm64' ? arm : amd;
+    expect(res.imageRef).toBe(want.configDigest);
+    const resolved = await svc.resolveImage(res.imageRef);
+    expect(readFileSync(join(resolved.snapshotDirs[0]!, 'arch'), 'utf8')).toBe(process.arch === 'arm64' ? 'arm64' : 'amd64');
+    const img = (await svc.listImages({})).images[0]!;
+    expect(img.repoDigests).toEqual([`${registry.host}/test/multi@${indexDigest}`]);
+
+    const other = await service({ platform: { os: 'linux', architecture: 's390x' } });
+    await expect(other.pullImage({ image: { image: `${registry.host}/test/multi` } })).rejects.toThrow(/no manifest for platform linux\/s390x/);
+  });
+
+  it('refuses a layer that tries to escape and leaves no image and nothing outside', async () => {
+    const evil = await layer([
+      { name: 'link', type: 'symlink', linkname: '../../../../../../..' },
+      { name: 'link/tmp/isulats-escaped', type: 'file', data: 'pwned' },
+    ]);
+    await pushImage(target, 'test/evil', 'v1', [evil]);
+    const evil2 = await layer([{ name: '../../isulats-escaped2', type: 'file', data: 'pwned' }]);
+    await pushImage(target, 'test/evil', 'v2', [evil2]);
+    const svc = await service();
+    await expect(svc.pullImage({ image: { image: `${registry.host}/test/evil:v1` } })).rejects.toThrow(/above its root/);
+    await expect(svc.pullImage({ image: { image: `${registry.host}/test/evil:v2` } })).rejects.toThrow(/climbs out/);
+    expect(existsSync('/tmp/isulats-escaped')).toBe(false);
+    expect((await svc.listImages({})).images).toEqual([]);
+    const root = join(dir, `root${rootN - 1}`);
+    expect(readdirSync(join(root, 'snapshots')).filter((n) => n !== '.tmp')).toEqual([]);
+    expect(readdirSync(join(root, 'snapshots', '.tmp'))).toEqual([]);
+    expect(readdirSync(dir).filter((n) => n.includes('escaped'))).toEqual([]);
+  });
+
+  it('refuses a blob whose digest lies', async () => {
+    const good = await layer([{ name: 'f', type: 'file', data: 'good' }]);
+    const bad = await layer([{ name: 'f', type: 'file', data: 'evil' }]);
+    // The registry verifies uploads, so the lie is in the manifest: it names good's digest
+    // but the config's diff ID belongs to another tar.
+    await pushImage(target, 'test/liar', 'v1', [good], { diffIds: [bad.diffId] });
+    const svc = await service();
+    await expect(svc.pullImage({ image: { image: `${registry.host}/test/liar:v1` } })).rejects.toThrow(/hashes to/);
+    expect((await svc.listImages({})).images).toEqual([]);
+
+    // A manifest whose layer descriptor claims a digest the registry serves different bytes for
+    // cannot be pushed to docker-registry; a size lie can.
+    const sized = await layer([{ name: 'g', type: 'file', data: 'sized' }]);
+    await pushBlob(target, 'test/liar', sized.blob);
+    const config = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [sized.diffId] } }));
+    await pushBlob(target, 'test/liar', config);
+    const manifest = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MEDIA.dockerManifest,
+        config: { mediaType: MEDIA.dockerConfig, digest: sha256Digest(config), size: config.length },
+        layers: [{ mediaType: MEDIA.dockerLayerGzip, digest: sized.digest, size: sized.blob.length - 5 }],
+      }),
+    );
+    await pushManifest(target, 'test/liar', 'v2', manifest, MEDIA.dockerManifest);
+    await expect(svc.pullImage({ image: { image: `${registry.host}/test/liar:v2` } })).rejects.toThrow(/larger than|declares/);
+  });
+
+  it('turns the old image into <none> when a tag moves, and removes by name, ID prefix and digest', async () => {
+    const svc = await service();
+    const ref = `${registry.host}/test/moving:latest`;
+    const first = await pushImage(target, 'test/moving', 'latest', [await layer([{ name: 'v', type: 'file', data: '1' }])]);
+    await svc.pullImage({ image: { image: ref } });
+    const second = await pushImage(target, 'test/moving', 'latest', [await layer([{ name: 'v', type: 'file', data: '2' }])]);
+    await svc.pullImage({ image: { image: ref } });
+    const images = (await svc.listImages({})).images;
+    expect(images.map((i) => [i.id, i.repoTags])).toEqual([
+      [second.configDigest, [ref]],
+      [first.configDigest, []],
+    ]);
+    await svc.tag(ref, 'localhost/extra:1');
+    expect((await svc.imageStatus({ image: { image: 'localhost/extra:1' } })).image?.id).toBe(second.configDigest);
+
+    const usedBefore = Number((await svc.imageFsInfo({})).imageFilesystems[0]!.usedBytes!.value);
+    await svc.untag('localhost/extra:1');
+    expect((await svc.imageStatus({ image: { image: ref } })).image?.repoTags).toEqual([ref]);
+    await expect(svc.untag('localhost/extra:1')).rejects.toThrow(/not found/);
+    await svc.removeImage({ image: { image: first.configDigest.slice(7, 20) } });
+    await svc.removeImage({ image: { image: `${registry.host}/test/moving@${second.manifestDigest}` } });
+    expect((await svc.listImages({})).images).toEqual([]);
+    await svc.removeImage({ image: { image: ref } });
+    // Removal collects the content at once; a later gc finds nothing left.
+    const root = join(dir, `root${rootN - 1}`);
+    expect(readdirSync(join(root, 'snapshots')).filter((n) => n !== '.tmp')).toEqual([]);
+    expect(readdirSync(join(root, 'content', 'blobs', 'sha256'))).toEqual([]);
+    expect(Number((await svc.imageFsInfo({})).imageFilesystems[0]!.usedBytes!.value)).toBeLessThan(usedBefore);
+    expect(await svc.gc()).toEqual({ blobsRemoved: [], snapshotsRemoved: [] });
+  });
+
+  it('pulls zstd and uncompressed OCI layers', async () => {
+    const { execFileSync: run } = await import('node:child_process');
+    const { tarOf } = await import('./image-fixtures.js');
+    const tar = await tarOf([{ name: 'z', type: 'file', data: 'zstd layer' }]);
+    const blob = run('zstd', ['-q', '-c'], { input: tar });
+    const z = { blob, digest: sha256Digest(blob), diffId: sha256Digest(tar), mediaType: MEDIA.ociLayerZstd };
+    await pushImage(target, 'test/zstd', 'v1', [z, await layer([{ name: 'plain', type: 'file', data: 'p' }], false)]);
+    const svc = await service();
+    await svc.pullImage({ image: { image: `${registry.host}/test/zstd:v1` } });
+    const resolved = await svc.resolveImage(`${registry.host}/test/zstd:v1`);
+    expect(readFileSync(join(resolved.snapshotDirs[1]!, 'z'), 'utf8')).toBe('zstd layer');
+    expect(readFileSync(join(resolved.snapshotDirs[0]!, 'plain'), 'utf8')).toBe('p');
+  });
+
+  it('refuses to remove an image in use', async () => {
+    let inUse = true;
+    const svc = await service({ isImageInUse: () => inUse });
+    await pushImage(target, 'test/used', 'v1', [await layer([{ name: 'u', type: 'file', data: 'u' }])]);
+    await svc.pullImage({ image: { image: `${registry.host}/test/used:v1` } });
+    await expect(svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } })).rejects.toThrow(/in use/);
+    inUse = false;
+    await svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } });
+    expect((await svc.listImages({})).images).toEqual([]);
+  });
+
+  it('shares the work of two concurrent pulls of one image', async () => {
+    const layers = await Promise.all([1, 2, 3].map((i) => layer([{ name: `f${i}`, type: 'file', data: Buffer.alloc(300_000, i) }])));
+    const pushed = await pushImage(target, 'test/concurrent', 'v1', layers);
+    const root = join(dir, 'shared-root');
+    const a = await ImageService.open({ root, state: join(dir, 'sa'), authFile: join(dir, 'sa.json') });
+    const b = await ImageService.open({ root, state: join(dir, 'sb'), authFile: join(dir, 'sb.json') });
+    const ref = `${registry.host}/test/concurrent:v1`;
+    const results = await Promise.all([a.pullImage({ image: { image: ref } }), b.pullImage({ image: { image: ref } })]);
+    expect(results.map((r) => r.imageRef)).toEqual([pushed.configDigest, pushed.configDigest]);
+    expect((await a.listImages({})).images).toHaveLength(1);
+    expect(readdirSync(join(root, 'snapshots')).filter((n) => n !== '.tmp')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,130 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../rig/wait.js';
+import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+
+function collect(stream: PassThrough): () => string {
+  const parts: Buffer[] = [];
+  stream.on('data', (b: Buffer) => parts.push(b));
+  return () => Buffer.concat(parts).toString();
+}
+
+describe('runtime: attach and in-process exec', () => {
+  let fx: RuntimeFixture;
+
+  beforeAll(async () => {
+    fx = await openFixture();
+  }, 180_000);
+
+  afterAll(async () => {
+    await fx?.dispose();
+  }, 120_000);
+
+  it('attaches from a new engine to a container made by another, with stdin, until it exits', async () => {
+    const pod = podConfig('attach');
+    const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod });
+    const { containerId } = await fx.engine.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'reader' }, image: { image: BUSYBOX_REF }, command: ['sh', '-c', 'while read l; do echo "got $l"; echo "err $l" >&2; done; echo bye'], stdin: true, stdinOnce: true },
+    });
+    await fx.engine.startContainer({ containerId });
+    const e2 = await fx.reopen();
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const out = collect(stdout);
+    const err = collect(stderr);
+    const done = e2.streamInProcess('attach', { containerId, stdin: true, stdout: true, stderr: true }, { stdin, stdout, stderr, tty: false });
+    stdin.write('one\n');
+    await waitFor(async () => out().includes('got one'), { timeoutMs: 10_000, what: 'echo of the first line' });
+    stdin.end('two\n');
+    expect(await done).toBe(0);
+    expect(out()).toContain('got two');
+    expect(out()).toContain('bye');
+    expect(err()).toContain('err one');
+    expect((await e2.containerStatus({ containerId })).status?.state).toBe('CONTAINER_EXITED');
+    await e2.removePodSandbox({ podSandboxId });
+  });
+
+  it('attaches to a TTY container and passes the terminal size', async () => {
+    const e = await fx.reopen();
+    const pod = podConfig('tty');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'shell' }, image: { image: BUSYBOX_REF }, command: ['sh'], stdin: true, tty: true },
+    });
+    await e.startContainer({ containerId });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = collect(stdout);
+    async function* sizes() {
+      yield { width: 101, height: 37 };
+    }
+    const done = e.streamInProcess('attach', { containerId, stdin: true, stdout: true, tty: true }, { stdin, stdout, tty: true, resize: sizes() });
+    await new Promise((r) => setTimeout(r, 500));
+    stdin.write('stty size; exit 7\n');
+    await done;
+    expect(out()).toContain('37 101');
+    const status = await waitFor(async () => {
+      const s = (await e.containerStatus({ containerId })).status!;
+      return s.state === 'CONTAINER_EXITED' ? s : undefined;
+    }, { timeoutMs: 10_000, what: 'shell exit' });
+    expect(status.exitCode).toBe(7);
+    await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('runs an in-process exec with stdin and returns its exit code', async () => {
+    const e = await fx.reopen();
+    const pod = podConfig('execio');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = collect(stdout);
+    const done = e.streamInProcess('exec', { containerId, cmd: ['sh', '-c', 'cat; exit 4'], stdin: true, stdout: true }, { stdin, stdout, tty: false });
+    stdin.end('piped through\n');
+    expect(await done).toBe(4);
+    expect(out()).toBe('piped through\n');
+    await e.removePodSandbox({ podSandboxId });
+  });
+});
+
+describe('runtime: exec with a TTY', () => {
+  let fx: RuntimeFixture;
+
+  beforeAll(async () => {
+    fx = await openFixture();
+  }, 180_000);
+
+  afterAll(async () => {
+    await fx?.dispose();
+  }, 120_000);
+
+  it('runs an in-process exec on a terminal with the requested size and returns its exit code', async () => {
+    const e = fx.engine;
+    const pod = podConfig('ttyexec');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = collect(stdout);
+    async function* sizes() {
+      yield { width: 90, height: 33 };
+    }
+    const done = e.streamInProcess('exec', { containerId, cmd: ['sh'], stdin: true, stdout: true, tty: true }, { stdin, stdout, tty: true, resize: sizes() });
+    await new Promise((r) => setTimeout(r, 500));
+    stdin.write('[ -t 0 ] && echo is-a-tty; stty size; exit 5\n');
+    expect(await done).toBe(5);
+    expect(out()).toContain('is-a-tty');
+    expect(out()).toContain('33 90');
+    expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
+    await e.removePodSandbox({ podSandboxId });
+  });
+});

@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isKind } from '../../src/runtime/errors.js';
+import { waitFor } from '../rig/wait.js';
+import { anyAlive, BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+
+async function pidOf(e: RuntimeFixture['engine'], containerId: string): Promise<number> {
+  return JSON.parse((await e.containerStatus({ containerId, verbose: true })).info.info!).pid as number;
+}
+
+describe('runtime: namespaces, resources, failures and restarts', () => {
+  let fx: RuntimeFixture;
+
+  beforeAll(async () => {
+    fx = await openFixture();
+  }, 180_000);
+
+  afterAll(async () => {
+    await fx?.dispose();
+  }, 120_000);
+
+  it('runs two containers in one pod that share the network namespace', async () => {
+    const e = fx.engine;
+    const pod = podConfig('sharing');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const server = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'server' }, image: { image: BUSYBOX_REF }, command: ['sh', '-c', 'while true; do echo pong | nc -l -p 8080; done'] },
+    });
+    const client = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'client' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+    });
+    await e.startContainer({ containerId: server.containerId });
+    await e.startContainer({ containerId: client.containerId });
+    const nsA = await readlink(`/proc/${await pidOf(e, server.containerId)}/ns/net`);
+    const nsB = await readlink(`/proc/${await pidOf(e, client.containerId)}/ns/net`);
+    expect(nsA).toBe(nsB);
+    const reply = await waitFor(
+      async () => {
+        const r = await e.execSync({ containerId: client.containerId, cmd: ['sh', '-c', 'echo ping | nc -w 1 127.0.0.1 8080'], timeout: 5 });
+        return r.stdout.toString().includes('pong') ? r.stdout.toString() : undefined;
+      },
+      { timeoutMs: 10_000, what: 'reply over the shared loopback' },
+    );
+    expect(reply.trim()).toBe('pong');
+    const listed = await e.listContainers({ filter: { podSandboxId } });
+    expect(listed.containers.map((c) => c.metadata?.name).sort()).toEqual(['client', 'server']);
+    const running = await e.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' } } });
+    expect(running.containers.length).toBeGreaterThanOrEqual(2);
+    await e.removePodSandbox({ podSandboxId });
+    expect((await e.listContainers({ filter: { podSandboxId } })).containers).toEqual([]);
+    expect(await leases(fx.net)).toEqual([]);
+  });
+
+  it('rejects a bad container config with a clear error and leaves nothing behind', async () => {
+    const e = fx.engine;
+    const pod = podConfig('badcfg');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const before = await readdir(join(fx.options.root, 'containers'));
+    const relative = e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'bad' }, image: { image: BUSYBOX_REF }, command: ['true'], mounts: [{ containerPath: 'relative/path', hostPath: '/tmp' }] },
+    });
+    await expect(relative).rejects.toThrow(/must be absolute/);
+    await relative.catch((error) => expect(isKind(error, 'invalid-argument')).toBe(true));
+    const missingImage = e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'bad' }, image: { image: 'isulats-test/nope:1' } } });
+    await expect(missingImage).rejects.toThrow(/not found/);
+    const missingUser = e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'bad' }, image: { image: BUSYBOX_REF }, command: ['true'], linux: { securityContext: { runAsUsername: 'nobody-here' } } },
+    });
+    await expect(missingUser).rejects.toThrow(/nobody-here/);
+    expect(await readdir(join(fx.options.root, 'containers'))).toEqual(before);
+    expect(await readdir(join(fx.options.root, 'names', 'containers'))).toEqual([]);
+    expect((await readdir(join(fx.options.state, 'rootfs'))).filter((n) => n !== podSandboxId)).toEqual([]);
+    // The name was released: a good config with the same name now works.
+    const ok = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'bad' }, image: { image: BUSYBOX_REF }, command: ['true'] } });
+    expect(ok.containerId).toMatch(/^[0-9a-f]{64}$/);
+    await expect(e.runPodSandbox({ config: { metadata: { name: 'x' } } })).rejects.toThrow(/namespace and uid/);
+    await expect(e.runPodSandbox({ config: pod })).rejects.toThrow(/reserved/);
+    await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('keeps a container running across engine close and reopen, then stops it from the new engine', async () => {
+    const e = fx.engine;
+    const pod = podConfig('survive');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'long' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const pid = await pidOf(e, containerId);
+    await e.close();
+    const e2 = await fx.reopen();
+    expect((await e2.containerStatus({ containerId })).status?.state).toBe('CONTAINER_RUNNING');
+    expect((await e2.podSandboxStatus({ podSandboxId })).status?.state).toBe('SANDBOX_READY');
+    expect((await e2.execSync({ containerId, cmd: ['echo', 'still here'] })).stdout.toString()).toBe('still here\n');
+    await e2.stopContainer({ containerId, timeout: 0 });
+    const status = (await e2.containerStatus({ containerId })).status!;
+    expect(status.state).toBe('CONTAINER_EXITED');
+    expect(status.exitCode).toBe(137);
+    expect(await anyAlive([pid])).toBe(false);
+    await e2.removePodSandbox({ podSandboxId });
+    expect(existsSync(join(fx.options.state, 'netns', podSandboxId))).toBe(false);
+  });
+
+  it('applies a resource update to the cgroup, honours exec timeouts and reports an OOM kill', async () => {
+    const current = await fx.reopen();
+    const pod = podConfig('resources');
+    const { podSandboxId } = await current.runPodSandbox({ config: pod });
+    const { containerId } = await current.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'limited' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], linux: { resources: { memoryLimitInBytes: 64 * 1024 * 1024, cpuShares: 512 } } },
+    });
+    await current.startContainer({ containerId });
+    const cg = `/sys/fs/cgroup/memory${fx.options.cgroupParent}/${containerId}/memory.limit_in_bytes`;
+    expect((await readFile(cg, 'utf8')).trim()).toBe(String(64 * 1024 * 1024));
+    await current.updateContainerResources({ containerId, linux: { memoryLimitInBytes: 96 * 1024 * 1024, cpuShares: 256 } });
+    expect((await readFile(cg, 'utf8')).trim()).toBe(String(96 * 1024 * 1024));
+    expect((await readFile(`/sys/fs/cgroup/cpu${fx.options.cgroupParent}/${containerId}/cpu.shares`, 'utf8')).trim()).toBe('256');
+    expect((await current.containerStatus({ containerId })).status?.resources?.linux?.memoryLimitInBytes).toBe(String(96 * 1024 * 1024));
+
+    const started = Date.now();
+    await expect(current.execSync({ containerId, cmd: ['sleep', '30'], timeout: 1 })).rejects.toThrow(/timed out/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await current.top(containerId)).length).toBe(1);
+
+    const hog = await current.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'hog' }, image: { image: BUSYBOX_REF }, command: ['tail', '/dev/zero'], linux: { resources: { memoryLimitInBytes: 16 * 1024 * 1024 } } },
+    });
+    await current.startContainer({ containerId: hog.containerId });
+    const oom = await waitFor(
+      async () => {
+        const s = (await current.containerStatus({ containerId: hog.containerId })).status!;
+        return s.state === 'CONTAINER_EXITED' ? s : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the memory hog to be killed' },
+    );
+    expect(oom.reason).toBe('OOMKilled');
+    expect(oom.exitCode).toBe(137);
+    await current.removePodSandbox({ podSandboxId });
+    expect(await mountsUnder(join(fx.options.state, 'netns'))).toEqual([]);
+  });
+});

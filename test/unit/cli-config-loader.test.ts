@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfigFile, snakeToCamel } from '../../src/cli/config-loader.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'isu-cfg-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+describe('snakeToCamel', () => {
+  it.each([
+    ['log_directory', 'logDirectory'],
+    ['port_mappings', 'portMappings'],
+    ['run_as_user', 'runAsUser'],
+    ['hostname', 'hostname'],
+    ['logDirectory', 'logDirectory'],
+  ])('%s -> %s', (a, b) => expect(snakeToCamel(a)).toBe(b));
+});
+
+describe('loadConfigFile', () => {
+  it('reads crictl-style snake_case JSON into lowerCamelCase fields', async () => {
+    const p = file(
+      'pod.json',
+      JSON.stringify({
+        metadata: { name: 'web', namespace: 'default', uid: 'u1', attempt: 1 },
+        log_directory: '/tmp/logs',
+        port_mappings: [{ container_port: 80, host_port: 8080, protocol: 'TCP' }],
+        labels: { 'app_name': 'web', 'io.kubernetes.pod.name': 'web' },
+        linux: { security_context: { namespace_options: { network: 2 } }, sysctls: { 'net.ipv4.ip_forward': '1' } },
+      }),
+    );
+    const cfg = (await loadConfigFile(p, 'pod')) as any;
+    expect(cfg.logDirectory).toBe('/tmp/logs');
+    expect(cfg.portMappings).toEqual([{ containerPort: 80, hostPort: 8080, protocol: 'TCP' }]);
+    // Map keys are user data: kept exactly.
+    expect(cfg.labels).toEqual({ app_name: 'web', 'io.kubernetes.pod.name': 'web' });
+    expect(cfg.linux.securityContext.namespaceOptions.network).toBe(2);
+    expect(cfg.linux.sysctls).toEqual({ 'net.ipv4.ip_forward': '1' });
+  });
+
+  it('reads lowerCamelCase YAML container configs', async () => {
+    const p = file(
+      'ctr.yaml',
+      [
+        'metadata:',
+        '  name: box',
+        'image:',
+        '  image: busybox',
+        'command: [sh, -c, "sleep 1000"]',
+        'envs:',
+        '  - key: A',
+        '    value: b',
+        'linux:',
+        '  resources:',
+        '    memoryLimitInBytes: 104857600',
+        '    unified: {memory.high: "max"}',
+        '  securityContext:',
+        '    runAsUser: {value: 0}',
+        'logPath: box.log',
+      ].join('\n'),
+    );
+    const cfg = (await loadConfigFile(p, 'container')) as any;
+    expect(cfg.metadata).toEqual({ name: 'box' });
+    expect(cfg.command).toEqual(['sh', '-c', 'sleep 1000']);
+    expect(cfg.envs).toEqual([{ key: 'A', value: 'b' }]);
+    expect(cfg.linux.resources.memoryLimitInBytes).toBe(104857600);
+    expect(cfg.linux.resources.unified).toEqual({ 'memory.high': 'max' });
+    expect(cfg.linux.securityContext.runAsUser).toEqual({ value: 0 });
+    expect(cfg.logPath).toBe('box.log');
+  });
+
+  it('keeps int64 values beyond 2^53 exact', async () => {
+    const cfg = (await loadConfigFile(file('big.json', '{"linux":{"resources":{"memory_limit_in_bytes":9007199254740993,"cpu_shares":2}}}'), 'container')) as any;
+    expect(cfg.linux.resources).toEqual({ memoryLimitInBytes: '9007199254740993', cpuShares: 2 });
+  });
+
+  it('drops unknown keys as Go decoding does', async () => {
+    const cfg = (await loadConfigFile(file('u.json', '{"metadata":{"name":"x"},"bogus":1}'), 'pod')) as any;
+    expect(cfg).toEqual({ metadata: { name: 'x' } });
+  });
+
+  it('names a missing file in one line', async () => {
+    await expect(loadConfigFile(join(dir, 'nope.json'), 'pod')).rejects.toThrow(`load pod config file: config at ${join(dir, 'nope.json')} not found`);
+  });
+
+  it.each([
+    ['broken.json', '{"metadata": {'],
+    ['list.yaml', '- a\n- b\n'],
+    ['empty.yaml', ''],
+    ['badtype.json', '{"port_mappings": {"a": 1}}'],
+  ])('refuses malformed %s with one line', async (name, text) => {
+    const err = await loadConfigFile(file(name, text), 'pod').catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^load pod config file: /);
+    expect((err as Error).message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DaemonConfigError, defaultDaemonConfig, parseDaemonJson, resolveDaemonConfig, unixSockets,
+} from '../../src/runtime/config/daemon-config.js';
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof DaemonConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a DaemonConfigError');
+}
+
+describe('daemon.json', () => {
+  it('gives the documented defaults for an empty file', () => {
+    const cfg = resolveDaemonConfig(parseDaemonJson(''));
+    expect(cfg).toEqual(defaultDaemonConfig());
+    expect(cfg.enableCriV1).toBe(true);
+    expect(cfg.websocketServerListeningPort).toBe(10350);
+    expect(unixSockets(cfg)).toEqual(['/var/run/isulats/isulats.sock']);
+  });
+
+  it('maps iSulad keys onto the config', () => {
+    const file = parseDaemonJson(JSON.stringify({
+      graph: '/data/isulats/',
+      state: '/run/ist',
+      hosts: ['unix:///run/ist/a.sock', 'tcp://127.0.0.1:2375', '/run/ist/b.sock'],
+      'enable-cri-v1': false,
+      'registry-mirrors': ['docker.io'],
+      'insecure-registries': ['localhost:5000'],
+      'pod-sandbox-image': 'localhost:5000/pause:3.9',
+      'network-plugin': 'cni',
+      'cni-bin-dir': '/opt/cni/bin:/usr/lib/cni',
+      'cni-conf-dir': '/etc/cni/net.d',
+      'websocket-server-listening-port': 10351,
+      'log-level': 'DEBUG',
+      'log-driver': 'file',
+      'log-opts': { 'log-path': '/var/log/ist', 'log-file-mode': '0600', 'max-file': '3', 'max-size': '1MB' },
+      'default-runtime': 'runc',
+      'cgroup-manager': 'systemd',
+      'nri-support': true,
+      'nri-socket': '/run/ist/nri.sock',
+      'nri-registration-timeout': '3s',
+      'nri-request-timeout': 1500,
+      'disable-nri-connections': true,
+      pidfile: '/run/ist/ist.pid',
+    }));
+    const cfg = resolveDaemonConfig(file);
+    expect(cfg.root).toBe('/data/isulats');
+    expect(cfg.hosts).toEqual(['unix:///run/ist/a.sock', 'tcp://127.0.0.1:2375', 'unix:///run/ist/b.sock']);
+    expect(cfg.enableCriV1).toBe(false);
+    expect(cfg.cniBinDirs).toEqual(['/opt/cni/bin', '/usr/lib/cni']);
+    expect(cfg.logLevel).toBe('debug');
+    expect(cfg.logOpts).toEqual({ logPath: '/var/log/ist', logFileMode: 0o600, maxFile: 3, maxSize: 1024 * 1024 });
+    expect(cfg.nri).toMatchObject({ support: true, socket: '/run/ist/nri.sock', registrationTimeoutMs: 3000, requestTimeoutMs: 1500, disableConnections: true, pluginDir: '/opt/nri/plugins' });
+    expect(cfg.cgroupManager).toBe('systemd');
+  });
+
+  it('reports every unknown key and bad value, one line each', () => {
+    const problems = problemsOf(() => parseDaemonJson(JSON.stringify({
+      'enable_cri_v1': true,
+      'no-such-key': 1,
+      'websocket-server-listening-port': 70000,
+      'log-level': 'loud',
+      hosts: ['http://x'],
+      graph: 'relative/dir',
+      'enable-cri-v1': 'yes',
+      'log-opts': { 'max-size': 'huge', color: true },
+    })));
+    expect(problems).toHaveLength(9);
+    expect(problems).toContain('"enable_cri_v1": unknown key (did you mean "enable-cri-v1"?)');
+    expect(problems).toContain('"no-such-key": unknown key');
+    expect(problems.find((p) => p.startsWith('"websocket-server-listening-port"'))).toMatch(/1-65535, got 70000/);
+    expect(problems.find((p) => p.startsWith('"log-level"'))).toMatch(/"trace", got "loud"/);
+    expect(problems.find((p) => p.startsWith('"hosts[0]"'))).toMatch(/unix:\/\/\/path or tcp:\/\/host:port/);
+    expect(problems.find((p) => p.startsWith('"graph"'))).toMatch(/absolute/);
+    expect(problems.find((p) => p.startsWith('"enable-cri-v1"'))).toMatch(/true or false/);
+    expect(problems.find((p) => p.startsWith('"log-opts.max-size"'))).toBeDefined();
+    expect(problems.find((p) => p.startsWith('"log-opts.color"'))).toMatch(/unknown option/);
+  });
+
+  it('rejects text that is not a JSON object', () => {
+    expect(problemsOf(() => parseDaemonJson('{"graph": '))[0]).toMatch(/not valid JSON/);
+    expect(problemsOf(() => parseDaemonJson('[1]'))[0]).toMatch(/JSON object/);
+  });
+
+  it('rejects socket paths over the unix limit', () => {
+    const long = `/tmp/${'x'.repeat(110)}.sock`;
+    expect(problemsOf(() => parseDaemonJson(JSON.stringify({ hosts: [long] })))[0]).toMatch(/limit is 107/);
+  });
+
+  it('lets flags win over the file', () => {
+    const file = parseDaemonJson(JSON.stringify({
+      graph: '/a', state: '/b', hosts: ['unix:///run/a.sock', 'tcp://127.0.0.1:1234'], 'log-level': 'warn', 'websocket-server-listening-port': 1,
+    }));
+    const cfg = resolveDaemonConfig(file, {
+      socket: '/tmp/x/d.sock', root: '/r', state: '/s', logLevel: 'debug', websocketServerListeningPort: '2222', pidfile: '/tmp/x/p.pid', registryConfigDir: '/etc/reg',
+    });
+    expect(cfg.hosts).toEqual(['unix:///tmp/x/d.sock', 'tcp://127.0.0.1:1234']);
+    expect(cfg).toMatchObject({ root: '/r', state: '/s', logLevel: 'debug', websocketServerListeningPort: 2222, pidfile: '/tmp/x/p.pid', registryConfigDir: '/etc/reg' });
+  });
+
+  it('validates flag values like file values', () => {
+    const problems = problemsOf(() => resolveDaemonConfig({}, { socket: 'tcp://1.2.3.4:5', root: 'rel', logLevel: 'chatty', websocketServerListeningPort: 'x' }));
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toMatch(/--socket.*unix socket path/);
+  });
+});

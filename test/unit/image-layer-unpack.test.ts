@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readFileSync, readlinkSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Digest } from '../../src/runtime/image/digest.js';
+import { applyTar, unpackLayerFile } from '../../src/runtime/image/layer-unpack.js';
+import { readTar } from '../../src/runtime/image/tar-reader.js';
+import { tarStream, type TarWriteEntry } from '../../src/runtime/image/tar-writer.js';
+import { lgetxattr } from '../../src/runtime/native.js';
+
+let base: string;
+beforeAll(async () => {
+  execFileSync('node', ['scripts/build-native.mjs'], { stdio: 'inherit' });
+  base = await mkdtemp(join(tmpdir(), 'ist-unpack-'));
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function tarBuffer(entries: TarWriteEntry[]): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const b of tarStream(entries)) parts.push(b);
+  return Buffer.concat(parts);
+}
+
+async function* once(buf: Buffer, chunk = 700): AsyncGenerator<Buffer> {
+  for (let i = 0; i < buf.length; i += chunk) yield buf.subarray(i, i + chunk);
+}
+
+let n = 0;
+async function freshDir(): Promise<string> {
+  const d = join(base, `t${n++}`);
+  await mkdir(d);
+  return d;
+}
+
+describe('tar reader', () => {
+  it('reads back long names, long link targets, xattrs and sizes from small chunks', async () => {
+    const longName = `${'d'.repeat(90)}/${'f'.repeat(90)}`;
+    const buf = await tarBuffer([
+      { name: longName, type: 'file', data: 'abc', mode: 0o640, uid: 7, gid: 8, mtime: 1234, xattrs: { 'user.k': 'v' } },
+      { name: 'l', type: 'symlink', linkname: `/${'t'.repeat(150)}` },
+    ]);
+    const seen: Array<{ name: string; body: string; link: string; x?: string }> = [];
+    for await (const { entry, body } of readTar(once(buf, 100))) {
+      const parts: Buffer[] = [];
+      for await (const c of body) parts.push(c);
+      seen.push({ name: entry.name, body: Buffer.concat(parts).toString(), link: entry.linkname, x: entry.xattrs.get('user.k')?.toString() });
+      if (entry.type === 'file') expect(entry).toMatchObject({ mode: 0o640, uid: 7, gid: 8, mtime: 1234, size: 3 });
+    }
+    expect(seen).toEqual([
+      { name: longName, body: 'abc', link: '', x: 'v' },
+      { name: 'l', body: '', link: `/${'t'.repeat(150)}`, x: undefined },
+    ]);
+  });
+
+  it('rejects garbage with a clear error', async () => {
+    await expect(async () => {
+      for await (const _ of readTar(once(Buffer.alloc(512, 7))));
+    }).rejects.toThrow(/checksum/);
+  });
+});
+
+describe('layer unpack', () => {
+  it('writes files, dirs, links, devices, fifos, owners, modes, xattrs and mtimes', async () => {
+    const root = await freshDir();
+    await applyTar(
+      once(
+        await tarBuffer([
+          { name: 'etc', type: 'directory', mode: 0o755, mtime: 1000 },
+          { name: 'etc/conf', type: 'file', data: 'x=1\n', mode: 0o4750, uid: 1000, gid: 1001, mtime: 2000, xattrs: { 'user.note': 'hi' } },
+          // Tar writers repeat the target's metadata on a hardlink header; it is applied to the shared inode.
+          { name: 'etc/hard', type: 'hardlink', linkname: 'etc/conf', mode: 0o4750, uid: 1000, gid: 1001, mtime: 2000 },
+          { name: 'etc/sym', type: 'symlink', linkname: '/etc/conf', uid: 5, gid: 6, mtime: 3000 },
+          { name: 'dev/null', type: 'char', devmajor: 1, devminor: 3, mode: 0o666 },
+          { name: 'dev/loop9', type: 'block', devmajor: 7, devminor: 9, mode: 0o660 },
+          { name: 'run/fifo', type: 'fifo', mode: 0o600 },
+        ]),
+      ),
+      root,
+    );
+    const conf = lstatSync(join(root, 'etc/conf'));
+    expect(conf.mode & 0o7777).toBe(0o4750);
+    expect([conf.uid, conf.gid, conf.mtimeMs / 1000, conf.nlink]).toEqual([1000, 1001, 2000, 2]);
+    expect(lstatSync(join(root, 'etc/hard')).ino).toBe(conf.ino);
+    expect(lgetxattr(join(root, 'etc/conf'), 'user.note')?.toString()).toBe('hi');
+    expect(readlinkSync(join(root, 'etc/sym'))).toBe('/etc/conf');
+    expect(lstatSync(join(root, 'etc/sym')).uid).toBe(5);
+    expect(lstatSync(join(root, 'etc')).mtimeMs / 1000).toBe(1000);
+    const dev = lstatSync(join(root, 'dev/null'));
+    expect(dev.isCharacterDevice() && dev.rdev).toBe(259);
+    expect(lstatSync(join(root, 'dev/loop9')).isBlockDevice()).toBe(true);
+    expect(lstatSync(join(root, 'run/fifo')).isFIFO()).toBe(true);
+  });
+
+  it('turns whiteouts into 0/0 char devices and opaque markers into the overlay xattr', async () => {
+    const root = await freshDir();
+    await applyTar(
+      once(
+        await tarBuffer([
+          { name: 'a/.wh.gone', type: 'file', data: '' },
+          { name: 'b/.wh..wh..opq', type: 'file', data: '' },
+          { name: 'b/kept', type: 'file', data: 'k' },
+          { name: 'c/.wh..wh.plnk', type: 'file', data: '' },
+        ]),
+      ),
+      root,
+    );
+    const wh = lstatSync(join(root, 'a/gone'));
+    expect(wh.isCharacterDevice()).toBe(true);
+    expect(wh.rdev).toBe(0);
+    expect(lgetxattr(join(root, 'b'), 'trusted.overlay.opaque')?.toString()).toBe('y');
+    expect(readdirSync(join(root, 'b'))).toEqual(['kept']);
+    expect(readdirSync(join(root, 'c'))).toEqual([]);
+  });
+
+  it('replaces earlier entries: a file over a symlink never writes through it', async () => {
+    const root = await freshDir();
+    const outside = await freshDir();
+    await writeFile(join(outside, 'victim'), 'safe');
+    await applyTar(
+      once(
+        await tarBuffer([
+          { name: 'x', type: 'symlink', linkname: join(outside, 'victim') },
+          { name: 'x', type: 'file', data: 'new' },
+        ]),
+      ),
+      root,
+    );
+    expect(readFileSync(join(outside, 'victim'), 'utf8')).toBe('safe');
+    expect(readFileSync(join(root, 'x'), 'utf8')).toBe('new');
+  });
+
+  it.each<[string, TarWriteEntry[]]>([
+    ['a ../ name', [{ name: '../escape', type: 'file', data: 'x' }]],
+    ['a nested ../ name', [{ name: 'a/../../escape', type: 'file', data: 'x' }]],
+    ['a symlinked parent that climbs out', [{ name: 'up', type: 'symlink', linkname: '../../..' }, { name: 'up/escape', type: 'file', data: 'x' }]],
+    ['a hardlink to a file outside', [{ name: 'h', type: 'hardlink', linkname: '../../../../etc/passwd' }]],
+  ])('refuses %s and writes nothing outside', async (_what, entries) => {
+    const parent = await freshDir();
+    const root = join(parent, 'layer');
+    await mkdir(root);
+    await expect(applyTar(once(await tarBuffer(entries)), root)).rejects.toThrow(/climbs out|above its root/);
+    expect(readdirSync(parent)).toEqual(['layer']);
+  });
+
+  it('keeps absolute names and absolute symlinked parents inside the root', async () => {
+    const parent = await freshDir();
+    const root = join(parent, 'layer');
+    await mkdir(root);
+    await applyTar(
+      once(
+        await tarBuffer([
+          { name: '/abs', type: 'file', data: 'a' },
+          { name: 'etc', type: 'symlink', linkname: join(parent, 'outside') },
+          { name: 'etc/passwd', type: 'file', data: 'p' },
+        ]),
+      ),
+      root,
+    );
+    expect(readdirSync(parent)).toEqual(['layer']);
+    expect(readFileSync(join(root, 'abs'), 'utf8')).toBe('a');
+    expect(readFileSync(join(root, parent.slice(1), 'outside', 'passwd'), 'utf8')).toBe('p');
+  });
+
+  it('unpacks gzip and zstd blobs and reports the diff ID of the tar', async () => {
+    const tar = await tarBuffer([{ name: 'f', type: 'file', data: 'zz'.repeat(5000) }]);
+    const dir = await freshDir();
+    await writeFile(join(dir, 'layer.gz'), gzipSync(tar));
+    execFileSync('zstd', ['-q', '-o', join(dir, 'layer.zst')], { input: tar });
+    for (const file of ['layer.gz', 'layer.zst']) {
+      const root = join(dir, `${file}.d`);
+      await mkdir(root);
+      const result = await unpackLayerFile(join(dir, file), root);
+      expect(result.diffId).toBe(sha256Digest(tar));
+      expect(result.bytes).toBe(10000);
+      expect(readFileSync(join(root, 'f'), 'utf8')).toHaveLength(10000);
+    }
+  });
+});

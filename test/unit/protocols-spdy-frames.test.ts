@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import zlib from 'node:zlib';
+import {
+  encodeFrame, FLAG_FIN, FrameParser, HeaderCompressor, HeaderDecompressor, SPDY3_DICTIONARY, SpdyProtocolError,
+  type SpdyFrame, decodeHeaderBlock, encodeHeaderBlock,
+} from '../../src/protocols/spdy/index.js';
+
+const frames: SpdyFrame[] = [
+  { type: 'data', streamId: 5, flags: FLAG_FIN, data: Buffer.from('hello') },
+  { type: 'data', streamId: 0x7fffffff, flags: 0, data: Buffer.alloc(0) },
+  { type: 'syn_stream', streamId: 3, associatedId: 1, priority: 7, slot: 2, flags: 2, headerBlock: Buffer.from([1, 2, 3]) },
+  { type: 'syn_reply', streamId: 3, flags: FLAG_FIN, headerBlock: Buffer.from([9]) },
+  { type: 'headers', streamId: 9, flags: 0, headerBlock: Buffer.from([4, 5]) },
+  { type: 'rst_stream', streamId: 7, status: 5 },
+  { type: 'settings', flags: 1, settings: [{ id: 7, value: 1 << 20, flags: 1 }, { id: 4, value: 100, flags: 0 }] },
+  { type: 'ping', id: 0xfffffffe },
+  { type: 'goaway', lastGoodStreamId: 11, status: 2 },
+  { type: 'window_update', streamId: 1, delta: 0x7fffffff },
+];
+
+describe('SPDY frame codec', () => {
+  it.each(frames.map((f) => [f.type, f] as const))('round-trips a %s frame', (_name, frame) => {
+    const parsed = new FrameParser().push(encodeFrame(frame));
+    expect(parsed).toEqual([frame]);
+  });
+
+  it('lays out a control frame header as version 3, type, flags and 24-bit length', () => {
+    const bytes = encodeFrame({ type: 'ping', id: 1 });
+    expect([...bytes]).toEqual([0x80, 0x03, 0x00, 0x06, 0x00, 0x00, 0x00, 0x04, 0, 0, 0, 1]);
+  });
+
+  it('lays out a data frame as stream id, flags and length', () => {
+    const bytes = encodeFrame({ type: 'data', streamId: 1, flags: FLAG_FIN, data: Buffer.from('a') });
+    expect([...bytes]).toEqual([0, 0, 0, 1, 0x01, 0, 0, 1, 0x61]);
+  });
+
+  it('parses frames fed one byte at a time', () => {
+    const all = Buffer.concat(frames.map(encodeFrame));
+    const parser = new FrameParser();
+    const out: SpdyFrame[] = [];
+    for (const byte of all) out.push(...parser.push(Buffer.from([byte])));
+    expect(out).toEqual(frames);
+  });
+
+  it('parses several frames from one chunk and keeps a partial tail for later', () => {
+    const all = Buffer.concat(frames.map(encodeFrame));
+    const parser = new FrameParser();
+    const first = parser.push(all.subarray(0, all.length - 3));
+    expect(first).toEqual(frames.slice(0, -1));
+    expect(parser.push(all.subarray(all.length - 3))).toEqual(frames.slice(-1));
+  });
+
+  it('rejects a control frame of another SPDY version', () => {
+    const bytes = encodeFrame({ type: 'ping', id: 1 });
+    bytes[1] = 2;
+    expect(() => new FrameParser().push(bytes)).toThrow(SpdyProtocolError);
+  });
+
+  it('rejects a frame longer than the configured limit', () => {
+    const bytes = encodeFrame({ type: 'data', streamId: 1, flags: 0, data: Buffer.alloc(100) });
+    expect(() => new FrameParser(50).push(bytes)).toThrow(/exceeds limit/);
+  });
+
+  it('rejects a truncated RST_STREAM', () => {
+    const bytes = Buffer.from([0x80, 0x03, 0x00, 0x03, 0, 0, 0, 4, 0, 0, 0, 1]);
+    expect(() => new FrameParser().push(bytes)).toThrow(/too short/);
+  });
+});
+
+describe('SPDY header blocks', () => {
+  it('builds the 1423-byte SPDY/3 dictionary', () => {
+    expect(SPDY3_DICTIONARY.length).toBe(1423);
+    expect(SPDY3_DICTIONARY.subarray(0, 11)).toEqual(Buffer.from('\0\0\0\x07options', 'latin1'));
+    expect(SPDY3_DICTIONARY.subarray(-6).toString()).toBe('enq=0.');
+  });
+
+  it('encodes lowercase names with 32-bit lengths and joins repeated values with NUL', () => {
+    const raw = encodeHeaderBlock({ StreamType: 'stdout' });
+    expect(raw).toEqual(Buffer.concat([
+      Buffer.from([0, 0, 0, 1, 0, 0, 0, 10]), Buffer.from('streamtype'), Buffer.from([0, 0, 0, 6]), Buffer.from('stdout'),
+    ]));
+    const withDup = Buffer.concat([
+      Buffer.from([0, 0, 0, 2]),
+      Buffer.from([0, 0, 0, 1]), Buffer.from('a'), Buffer.from([0, 0, 0, 1]), Buffer.from('x'),
+      Buffer.from([0, 0, 0, 1]), Buffer.from('A'), Buffer.from([0, 0, 0, 1]), Buffer.from('y'),
+    ]);
+    expect(decodeHeaderBlock(withDup)).toEqual({ a: 'x\0y' });
+  });
+
+  it('rejects a header block whose lengths run past its end', () => {
+    expect(() => decodeHeaderBlock(Buffer.from([0, 0, 0, 1, 0, 0, 0, 9, 0x61]))).toThrow(SpdyProtocolError);
+  });
+
+  it('decodes blocks compressed one after another with one shared context', async () => {
+    const tx = new HeaderCompressor();
+    const rx = new HeaderDecompressor();
+    const blocks: Record<string, string>[] = [
+      { streamtype: 'error' },
+      { streamtype: 'stdin', port: '8080' },
+      { streamtype: 'stdout', requestid: '1' },
+      { streamtype: 'stdout', requestid: '1' },
+    ];
+    const compressed = await Promise.all(blocks.map((h) => tx.compress(h)));
+    // The shared context makes a repeated block much smaller than the first time.
+    expect(compressed[3]!.length).toBeLessThan(compressed[2]!.length);
+    expect(await Promise.all(compressed.map((c) => rx.decompress(c)))).toEqual(blocks);
+    tx.close();
+    rx.close();
+  });
+
+  it('cannot decode a later block with a fresh context, proving the context is shared', async () => {
+    const tx = new HeaderCompressor();
+    await tx.compress({ streamtype: 'error' });
+    const second = await tx.compress({ streamtype: 'error' });
+    await expect(new HeaderDecompressor().decompress(second)).rejects.toThrow(SpdyProtocolError);
+  });
+
+  it('decodes a block split from its neighbours exactly at frame boundaries', async () => {
+    const tx = new HeaderCompressor();
+    const rx = new HeaderDecompressor();
+    const headers = Array.from({ length: 5 }, (_, i) => ({ streamtype: 'data', port: String(8000 + i), requestid: String(i) }));
+    const wire = Buffer.concat(await Promise.all(headers.map(async (h, i) =>
+      encodeFrame({ type: 'syn_stream', streamId: 2 * i + 1, associatedId: 0, priority: 0, slot: 0, flags: 0, headerBlock: await tx.compress(h) }))));
+    const parser = new FrameParser();
+    const got: unknown[] = [];
+    for (let off = 0; off < wire.length; off += 7) {
+      for (const f of parser.push(wire.subarray(off, off + 7))) {
+        if (f.type === 'syn_stream') got.push(await rx.decompress(f.headerBlock));
+      }
+    }
+    expect(got).toEqual(headers);
+  });
+
+  it('produces zlib data primed with the SPDY dictionary that plain zlib can inflate', async () => {
+    const block = await new HeaderCompressor().compress({ ':method': 'GET' });
+    const inflated = zlib.inflateSync(block, { dictionary: SPDY3_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    expect(decodeHeaderBlock(inflated)).toEqual({ ':method': 'GET' });
+  });
+
+  it('ends every block on a sync flush marker so the peer needs nothing more', async () => {
+    const block = await new HeaderCompressor().compress({ a: 'b' });
+    expect([...block.subarray(-4)]).toEqual([0x00, 0x00, 0xff, 0xff]);
+  });
+});
