@@ -66,15 +66,11 @@ install_node_modules() {
     log "node_modules: up to date"
     return
   fi
-  if [[ -f package-lock.json ]]; then
-    if ! npm ci --no-audit --no-fund; then
-      # A lock file out of step with package.json should be fixed in the repo; meanwhile keep going.
-      log "WARNING: npm ci failed (package-lock.json out of sync?); falling back to npm install"
-      npm install --no-audit --no-fund
-    fi
-  else
-    npm install --no-audit --no-fund
-  fi
+  # `npm install` (which keeps the locked versions) rather than `npm ci`:
+  # node-unix-socket names optional per-platform packages that were never
+  # published (darwin, arm), so no lock file can list them and npm ci always
+  # refuses. The stamp is taken before install, which may touch the lock file.
+  npm install --no-audit --no-fund
   printf '%s\n' "$want" >"$stamp"
 }
 

@@ -3,6 +3,7 @@
 // do), 20 pods started at once, bare `runc run -d` of an equivalent bundle as
 // the floor, and VmRSS of the per-container monitors (conmon).
 // Usage: node bench/lifecycle/run.mjs [ITERATIONS]
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../../src/runtime/engine.js';
@@ -24,6 +25,15 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t = process.hrtime.bigint();
   const v = await fn();
   return [v, Number(process.hrtime.bigint() - t) / 1e6];
+}
+
+/** `runc run -d` hands its stdio to the container, so wait for exit, not for the pipes to close. */
+function runDetached(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('runc', args, { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`runc ${args.join(' ')} exited ${code}`))));
+  });
 }
 
 async function vmRss(pid: number): Promise<number> {
@@ -93,7 +103,7 @@ async function main(): Promise<void> {
     await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
     for (let i = 0; i < iterations; i++) {
       const id = `istbench-floor-${i}-${process.pid}`;
-      const [, ms] = await timed(() => run('runc', ['--root', join(dir, 'floor-state'), 'run', '-d', '--bundle', bundle, id], { input: '' }));
+      const [, ms] = await timed(() => runDetached(['--root', join(dir, 'floor-state'), 'run', '-d', '--bundle', bundle, id]));
       times['runc run -d']!.push(ms);
       await run('runc', ['--root', join(dir, 'floor-state'), 'delete', '--force', id], { check: false });
     }

@@ -4,9 +4,8 @@ import type * as cri from '../api/cri.js';
 import type { CriBackend, IsulatsExtras, StreamIO } from './backend.js';
 import type { BackendOptions } from './resolve.js';
 import type { Engine } from '../runtime/engine.js';
-
-export const DEFAULT_ROOT = '/var/lib/isulats';
-export const DEFAULT_STATE = '/run/isulats';
+import type { EngineOptions } from '../runtime/config/engine-config.js';
+import type { DaemonConfig } from '../runtime/config/daemon-config.js';
 
 /** CRI methods served by the engine as they are. */
 const CRI_METHODS = [
@@ -17,23 +16,47 @@ const CRI_METHODS = [
   'status', 'runtimeConfig', 'getContainerEvents', 'listImages', 'imageStatus', 'pullImage', 'removeImage', 'imageFsInfo',
 ] as const;
 
-export async function openEmbeddedBackend(opts: BackendOptions): Promise<CriBackend> {
+/**
+ * Opens the engine in this process. The CLI and the daemon share one engine
+ * configuration: daemon.json ($ISULATS_DAEMON_CONFIG, default
+ * /etc/isulats/daemon.json; missing means defaults), with --root, --state and
+ * --registry-config-dir on top. The daemon passes its resolved config instead.
+ */
+export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?: DaemonConfig }): Promise<CriBackend> {
   if (process.getuid?.() !== 0) {
     const { failedPrecondition } = await import('../runtime/errors.js');
     throw failedPrecondition('the embedded engine needs root (it runs runc, mounts overlays and sets up networks); run as root or point --runtime-endpoint at a CRI socket');
   }
+  const cfg = opts.daemonConfig ?? (await cliEngineConfig(opts));
   const { Engine } = await import('../runtime/engine.js');
-  const root = opts.root ?? DEFAULT_ROOT;
-  const state = opts.state ?? DEFAULT_STATE;
-  const engine = await Engine.open({
-    root,
-    state,
-    registryConfigDir: opts.registryConfigDir,
-    cniConfDir: process.env.ISULATS_CNI_CONF_DIR,
-    pauseImage: process.env.ISULATS_PAUSE_IMAGE,
-    warn: (m) => opts.debug?.(`warning: ${m}`),
-  });
-  return new EmbeddedBackend(engine, `embedded (${root})`);
+  const engine = await Engine.open(engineOptions(cfg, (m) => opts.debug?.(`warning: ${m}`)));
+  return new EmbeddedBackend(engine, `embedded (${cfg.root})`);
+}
+
+async function cliEngineConfig(opts: BackendOptions): Promise<DaemonConfig> {
+  const { DEFAULT_CONFIG_FILE, readDaemonJson, resolveDaemonConfig } = await import('../runtime/config/daemon-config.js');
+  const explicit = process.env.ISULATS_DAEMON_CONFIG;
+  const file = await readDaemonJson(explicit || DEFAULT_CONFIG_FILE, Boolean(explicit));
+  const cfg = resolveDaemonConfig(file, { root: opts.root, state: opts.state, registryConfigDir: opts.registryConfigDir });
+  // A lower-level override for scripts and tests that keep their own network config.
+  if (process.env.ISULATS_CNI_CONF_DIR) cfg.cniConfDir = process.env.ISULATS_CNI_CONF_DIR;
+  return cfg;
+}
+
+/** daemon.json's engine settings as the engine takes them. */
+export function engineOptions(cfg: DaemonConfig, warn?: (m: string) => void): EngineOptions {
+  return {
+    root: cfg.root,
+    state: cfg.state,
+    registryConfigDir: cfg.registryConfigDir,
+    registryMirrors: cfg.registryMirrors,
+    insecureRegistries: cfg.insecureRegistries,
+    pauseImage: cfg.podSandboxImage,
+    cniConfDir: cfg.cniConfDir,
+    cniBinDirs: cfg.cniBinDirs,
+    cgroupManager: cfg.cgroupManager,
+    warn,
+  };
 }
 
 export class EmbeddedBackend {

@@ -51,7 +51,7 @@ export default defineCommand({
         return new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 120_000 });
       }
       const { openEmbeddedBackend } = await import('../client/embedded.js');
-      return openEmbeddedBackend({ timeoutMs: 120_000, root: cfg.root, state: cfg.state, registryConfigDir: cfg.registryConfigDir });
+      return openEmbeddedBackend({ timeoutMs: 120_000, daemonConfig: cfg });
     };
 
     const { startDaemon } = await import('../daemon/daemon.js');

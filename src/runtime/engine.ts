@@ -4,9 +4,11 @@
 // embedded backend and the daemon can serve it as is.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { Duplex } from 'node:stream';
 import type * as cri from '../api/cri.js';
 import type { ImageApi, PullProgress, RuntimeApi, StreamIO } from '../client/backend.js';
-import { failedPrecondition, unimplemented } from './errors.js';
+import { failedPrecondition, unavailable, unimplemented } from './errors.js';
 import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/engine-config.js';
 import type { EngineContext } from './engine-context.js';
 import { ImageService } from './image/image-service.js';
@@ -21,9 +23,8 @@ import { readJson, writeJsonAtomic } from './store/atomic-file.js';
 import type { SandboxRecord } from './sandbox/sandbox-record.js';
 import type { ContainerRecord } from './container/container-record.js';
 import { EventLog } from './container/event-log.js';
-import { SandboxService, pidAlive } from './sandbox/sandbox-service.js';
+import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
-import { nowNs } from './container/cri-values.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -163,6 +164,24 @@ export class Engine implements RuntimeApi, ImageApi {
     throw unimplemented('port-forward is not supported by the embedded engine');
   }
 
+  /**
+   * A connection to `port` inside the pod's network namespace, for the
+   * daemon's port-forward sessions. Node cannot setns, so: host-network pods
+   * are reached on 127.0.0.1, pods with an IP (CNI bridge) by connecting from
+   * the host to that IP (no process per connection), and any other pod through
+   * a relay process (`nsenter --net=<netns> busybox nc 127.0.0.1 <port>`).
+   * A service bound only to the pod's loopback is reached through the relay alone.
+   */
+  async portForwardInProcess(podSandboxId: string, port: number): Promise<Duplex> {
+    const id = await this.ctx.sandboxes.resolve(podSandboxId);
+    const record = await this.ctx.sandboxes.mustGet(id ?? podSandboxId);
+    if (record.state !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${record.id} is not ready`);
+    if (record.namespaces.network === 'NODE') return connectTcp('127.0.0.1', port);
+    if (record.ips[0]) return connectTcp(record.ips[0], port);
+    if (!record.netnsPath) throw failedPrecondition(`pod sandbox ${record.id} has neither an IP nor a network namespace`);
+    return relayInNetns(this.ctx.runner, record.netnsPath, port);
+  }
+
   /** In-process exec/attach for the embedded CLI; resolves with the exit code. */
   streamInProcess(kind: 'exec' | 'attach', req: cri.ExecRequestIn | cri.AttachRequestIn, io: StreamIO): Promise<number> {
     return kind === 'exec' ? this.container.execStream(req as cri.ExecRequestIn, io) : this.container.attachStream(req as cri.AttachRequestIn, io);
@@ -289,6 +308,23 @@ export class Engine implements RuntimeApi, ImageApi {
   }
 }
 
+function connectTcp(host: string, port: number): Promise<Duplex> {
+  return new Promise((resolve, reject) => {
+    // Half-open: the client may end its request and still read the answer.
+    const socket = connect({ host, port, allowHalfOpen: true });
+    socket.once('connect', () => { socket.off('error', reject); resolve(socket); });
+    socket.once('error', (err) => reject(unavailable(`failed to connect to ${host}:${port}: ${err.message}`, err)));
+  });
+}
+
+async function relayInNetns(runner: ProcessRunner, netnsPath: string, port: number): Promise<Duplex> {
+  const child = await runner.spawn('nsenter', [`--net=${netnsPath}`, '/bin/busybox', 'nc', '127.0.0.1', String(port)], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const relay = Duplex.from({ readable: child.stdout!, writable: child.stdin! });
+  relay.once('close', () => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  child.once('error', (err) => relay.destroy(err));
+  return relay;
+}
+
 function hostHasApparmor(): boolean {
   try {
     return readFileSync('/sys/module/apparmor/parameters/enabled', 'utf8').trim() === 'Y';
@@ -297,4 +333,3 @@ function hostHasApparmor(): boolean {
   }
 }
 
-export { nowNs, pidAlive };

@@ -237,7 +237,8 @@ describe('isulats daemon as a process', () => {
     child.stdout!.on('data', (b) => (stdout += b));
     child.stderr!.on('data', (b) => (stdout += b));
     await waitFor(async () => existsSync(socket), { timeoutMs: 30_000, what: 'daemon socket' });
-    expect(stdout).toMatch(/"msg":"daemon ready"/);
+    // The socket is the readiness signal; the log line follows it through a pipe.
+    await waitFor(async () => stdout.includes('"msg":"daemon ready"'), { timeoutMs: 5_000, what: 'ready log line' });
     expect((await readFile(pidfile, 'utf8')).trim()).toBe(String(child.pid));
 
     // A second instance on the same pid file is refused.
@@ -254,7 +255,8 @@ describe('isulats daemon as a process', () => {
     expect((await rawCall(socket, 'v1', 'RuntimeService', 'Version', {})).code).toBe(0);
     await waitFor(async () => stdout.includes('"msg":"request","rpc":"Version"'), { timeoutMs: 5_000, what: 'debug request log' });
 
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    // 'close' rather than 'exit': it comes after the child's output has all been read.
+    const exited = new Promise<number | null>((resolve) => child!.once('close', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(existsSync(socket)).toBe(false);

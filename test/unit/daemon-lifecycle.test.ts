@@ -50,14 +50,18 @@ function unary(c: any, method: string, req: object): Promise<{ code: number; res
 
 describe('daemon lifecycle', () => {
   it('lets an in-flight call finish on stop, removing socket and pid file', async () => {
-    const target = await start(400, 5000);
+    const target = await start(1500, 5000);
     const c = await client(target);
     expect((await unary(c, 'Version', {})).code).toBe(0);
     const slow = unary(c, 'ExecSync', { containerId: 'c', cmd: ['sleep'] });
     await new Promise((r) => setTimeout(r, 100));
     const stopping = daemon!.stop();
-    await new Promise((r) => setTimeout(r, 20));
+    let finished = false;
+    void slow.then(() => (finished = true));
+    for (let i = 0; i < 100 && existsSync(`${dir}/d.sock`); i++) await new Promise((r) => setTimeout(r, 10));
+    // The socket is gone while the call is still running.
     expect(existsSync(`${dir}/d.sock`)).toBe(false);
+    expect(finished).toBe(false);
     const answer = await slow;
     expect(answer.code).toBe(0);
     expect(answer.res.stdout.toString()).toBe('done');
@@ -73,7 +77,7 @@ describe('daemon lifecycle', () => {
     await new Promise((r) => setTimeout(r, 100));
     const t0 = Date.now();
     await daemon!.stop();
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(Date.now() - t0).toBeLessThan(5000);
     expect((await stuck).code).not.toBe(0);
     c.close();
   });
@@ -89,7 +93,7 @@ describe('daemon lifecycle', () => {
     await new Promise((r) => setTimeout(r, 100));
     const t0 = Date.now();
     await daemon!.stop();
-    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(Date.now() - t0).toBeLessThan(5000);
     expect(await ended).toBe(grpc.status.UNAVAILABLE);
     c.close();
   });

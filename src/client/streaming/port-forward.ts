@@ -92,7 +92,8 @@ export async function startPortForward(url: string, mappings: PortMapping[], opt
   try {
     for (const m of mappings) {
       const address = m.address ?? '127.0.0.1';
-      const server = net.createServer();
+      // Half-open: a client may end its side after its request and still read the answer.
+      const server = net.createServer({ allowHalfOpen: true });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(m.localPort, address, () => { server.off('error', reject); resolve(); });
@@ -262,8 +263,8 @@ function forwardOverWebSocket(url: string, socket: net.Socket, fp: ForwardedPort
       socket.pause();
       sock.send(encodeChannelMessage(0, chunk, proto.base64), () => socket.resume());
     });
-    // The channel protocols cannot half-close: local EOF ends the whole session.
-    socket.on('end', () => sock.close(1000));
+    // The channel protocols cannot half-close: after local EOF we keep reading
+    // until the server, having finished its answer, closes the session.
     socket.on('close', () => sock.close(1000));
     socket.resume();
   }, (err: Error) => {

@@ -77,7 +77,7 @@ export interface StubOptions {
   connection?: Duplex;
   /** Environment to read NRI_PLUGIN_* from (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** Bound on RegisterPlugin, and on the runtime's Configure and Synchronize after it (default 5000 ms each). */
+  /** Bound on RegisterPlugin, and on the runtime's Configure after it (default 5000 ms each). */
   registrationTimeoutMs?: number;
   /** Log sink (default: stderr lines prefixed with the plugin name). */
   log?: (level: 'debug' | 'info' | 'warn' | 'error', msg: string) => void;
@@ -115,9 +115,11 @@ export class Stub {
   private syncPods: nri.PodSandbox[] = [];
   private syncContainers: nri.Container[] = [];
   private readonly preconnectedFd: number | undefined;
-  private started!: () => void;
+  private configured!: () => void;
   private failStart!: (err: Error) => void;
-  private readonly startedP: Promise<void>;
+  private readonly configuredP: Promise<void>;
+  private synced!: () => void;
+  private readonly syncedP: Promise<void>;
   private readonly closedP: Promise<void>;
   private closedResolve!: () => void;
   private isClosed = false;
@@ -135,15 +137,20 @@ export class Stub {
     if (!this.name) throw new Error('NRI stub: plugin name required (option name or NRI_PLUGIN_NAME)');
     if (!/^[0-9]{2}$/.test(this.idx)) throw new Error(`NRI stub: plugin index must be 2 digits, got ${JSON.stringify(this.idx)}`);
     this.log = opts.log ?? ((level, msg) => process.stderr.write(`[${this.idx}-${this.name}] ${level}: ${msg}\n`));
-    this.startedP = new Promise((resolve, reject) => {
-      this.started = resolve;
+    this.configuredP = new Promise((resolve, reject) => {
+      this.configured = resolve;
       this.failStart = reject;
     });
-    this.startedP.catch(() => undefined);
+    this.configuredP.catch(() => undefined);
+    this.syncedP = new Promise((resolve) => (this.synced = resolve));
     this.closedP = new Promise((resolve) => (this.closedResolve = resolve));
   }
 
-  /** Connects, registers, and resolves once the runtime has configured and synchronised the plugin. */
+  /**
+   * Connects, registers, and resolves once the runtime has configured the
+   * plugin (as upstream's stub does). Runtimes may synchronise later: some
+   * wait until their own state is loaded; see synchronized().
+   */
   async start(): Promise<void> {
     const [codec, envelopes] = await Promise.all([loadNriCodec(), loadEnvelopes()]);
     this.codec = codec;
@@ -160,13 +167,18 @@ export class Stub {
       await this.callRuntime('RegisterPluginRequest', 'Empty', 'RegisterPlugin', { pluginName: this.name, pluginIdx: this.idx }, timeoutMs);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`NRI stub: runtime did not configure and synchronize the plugin within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(`NRI stub: runtime did not configure the plugin within ${timeoutMs} ms`)), timeoutMs);
       });
-      await Promise.race([this.startedP, late]).finally(() => clearTimeout(timer));
+      await Promise.race([this.configuredP, late]).finally(() => clearTimeout(timer));
     } catch (err) {
       this.stop();
       throw err;
     }
+  }
+
+  /** Resolves after the runtime's (last) Synchronize call was handled. */
+  synchronized(): Promise<void> {
+    return this.syncedP;
   }
 
   /** Resolves when the connection to the runtime is gone. */
@@ -256,6 +268,7 @@ export class Stub {
         });
         const events = chosen ?? implementedEvents(p);
         this.log('info', `configured by ${req.runtimeName} ${req.runtimeVersion}, events: ${events.map((e) => EVENT_METHODS[e]).join(',') || 'none'}`);
+        setImmediate(() => this.configured());
         // Zero means "all events" to the runtime; handlers the plugin lacks then do nothing.
         return { events: maskOf(events) };
       }),
@@ -268,7 +281,7 @@ export class Stub {
         this.syncPods = [];
         this.syncContainers = [];
         const update = (await p.synchronize?.(pods, containers)) ?? [];
-        setImmediate(() => this.started());
+        setImmediate(() => this.synced());
         return { update, more: false };
       }),
       Shutdown: wrap<nri.Empty, object>('Shutdown', async () => {

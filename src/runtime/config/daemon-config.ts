@@ -69,7 +69,8 @@ export function defaultDaemonConfig(): DaemonConfig {
     enableCriV1: true,
     registryMirrors: [],
     insecureRegistries: [],
-    podSandboxImage: 'registry.k8s.io/pause:3.9',
+    // Built locally at first need (assets/pause/pause.c), so offline nodes work.
+    podSandboxImage: 'isulats/pause:3.9',
     networkPlugin: 'cni',
     cniBinDirs: ['/opt/cni/bin', '/usr/lib/cni'],
     cniConfDir: '/etc/cni/net.d',

@@ -1,7 +1,7 @@
 // Container RPCs. A container's process runs under conmon, so it survives
 // the engine process; its exit is observed from conmon's exit file and
 // written back to the record on the next read (refresh).
-import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
@@ -590,7 +590,6 @@ function imageSpecOut(r: ContainerRecord): cri.ImageSpec {
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {
-  const { rm } = await import('node:fs/promises');
   await rm(join(exitDir, id), { force: true });
 }
 

@@ -2,7 +2,7 @@
 // registers its undo, run in reverse when a later step fails. Stop and remove
 // are idempotent: a missing sandbox or an already released resource is success.
 import { hostname as osHostname } from 'node:os';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
 import { invalidArgument, internal, isKind } from '../errors.js';
@@ -72,8 +72,7 @@ export class SandboxService {
         await this.createNetworkNamespace(record, undo);
         await this.setupNetwork(record, config, undo);
       }
-      const files = await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
-      void files;
+      await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
       await this.startPause(record, rootfs, undo);
       await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
       return { podSandboxId: id };
@@ -304,7 +303,6 @@ export function matchLabels(labels: Record<string, string> | undefined, selector
 
 export async function pidAlive(pid: number): Promise<boolean> {
   try {
-    const { readFile } = await import('node:fs/promises');
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const s = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
     return s !== 'Z' && s !== 'X';
