@@ -4,7 +4,7 @@
 // the floor, and VmRSS of the per-container monitors (conmon).
 // Usage: node bench/lifecycle/run.mjs [ITERATIONS]
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../../src/runtime/engine.js';
 import type { EngineOptions } from '../../src/runtime/config/engine-config.js';
@@ -116,6 +116,9 @@ async function main(): Promise<void> {
     console.log(`conmon VmRSS per container: median ${median(rss)} kB (min ${Math.min(...rss)}, max ${Math.max(...rss)})`);
   } finally {
     await run('ip', ['link', 'del', net.bridge], { check: false });
+    // runc removes each container's cgroup; the bench's parent cgroup is ours to remove.
+    const controllers = await readdir('/sys/fs/cgroup').catch(() => [] as string[]);
+    for (const c of controllers) await rmdir(join('/sys/fs/cgroup', c, options.cgroupParent!)).catch(() => undefined);
     await removeTempDir(dir);
   }
 }

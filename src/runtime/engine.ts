@@ -3,7 +3,8 @@
 // Implements the CRI RuntimeService (and delegates the ImageService) so the
 // embedded backend and the daemon can serve it as is.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { Duplex } from 'node:stream';
 import type * as cri from '../api/cri.js';
@@ -17,7 +18,8 @@ import { ProcessRunner } from './oci/process-runner.js';
 import { RuncConmonRuntime } from './oci/runc-conmon.js';
 import { hostOomScoreFloor } from './oci/oom-score.js';
 import { CniManager } from './network/cni.js';
-import { StateStore } from './store/state-store.js';
+import { ID_PATTERN, StateStore } from './store/state-store.js';
+import { removeNetns } from './network/netns.js';
 import { NameRegistry } from './store/id-registry.js';
 import { readJson, writeJsonAtomic } from './store/atomic-file.js';
 import type { SandboxRecord } from './sandbox/sandbox-record.js';
@@ -100,6 +102,32 @@ export class Engine implements RuntimeApi, ImageApi {
     }
     await this.ctx.sandboxNames.reclaim(async (id) => !!(await this.ctx.sandboxes.get(id)));
     await this.ctx.containerNames.reclaim(async (id) => !!(await this.ctx.containers.get(id)));
+    await this.removeLeftovers().catch((e) => this.ctx.warn(`recovery: ${(e as Error).message}`));
+  }
+
+  /**
+   * Network namespaces, CNI attachments and runc containers whose owner has no
+   * record (a process died after removing the record, or before its undo ran).
+   * Safe against concurrent creators: every flow writes its record before it
+   * acquires any of these.
+   */
+  private async removeLeftovers(): Promise<void> {
+    const known = async (id: string) => !!(await this.ctx.sandboxes.get(id)) || !!(await this.ctx.containers.get(id));
+    for (const id of await readdir(this.ctx.paths.netnsDir).catch(() => [] as string[])) {
+      if (!ID_PATTERN.test(id) || (await known(id))) continue;
+      const path = join(this.ctx.paths.netnsDir, id);
+      await this.ctx.cni.del(id, path, {}).catch(() => undefined);
+      await removeNetns(path);
+    }
+    for (const file of await readdir(this.ctx.paths.cniCacheDir).catch(() => [] as string[])) {
+      const id = /-([0-9a-f]{64})-[^-]+\.json$/.exec(file)?.[1];
+      if (id && !(await known(id))) await this.ctx.cni.del(id, '', {}).catch(() => undefined);
+    }
+    const listed = await this.ctx.runner.run({ cmd: this.ctx.options.runcPath ?? 'runc', args: ['--root', this.ctx.paths.runcRoot, 'list', '--format', 'json'], timeoutMs: 30_000 });
+    if (listed.code === 0) {
+      const entries = (JSON.parse(listed.stdout.toString() || 'null') as Array<{ id: string }> | null) ?? [];
+      for (const { id } of entries) if (ID_PATTERN.test(id) && !(await known(id))) await this.ctx.oci.delete(id, true).catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {

@@ -104,6 +104,38 @@ describe('runtime: rollback, recovery, host ports and events', () => {
     expect((await e2.listPodSandbox({})).items).toEqual([]);
   });
 
+  it('undoes an abandoned CreateContainer and removes a netns nobody owns when the next engine opens', async () => {
+    const e = fx.engine;
+    const pod = podConfig('abandoned-ctr');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    let release!: () => void;
+    const blocked = new Promise<void>((r) => (release = r));
+    let reached!: () => void;
+    const atConmon = new Promise<void>((r) => (reached = r));
+    const remove = e.ctx.runner.addHook(async (cmd) => {
+      if (cmd === 'conmon') {
+        reached();
+        await blocked;
+        throw new Error('the creating process "died" here');
+      }
+    });
+    const pending = e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['true'] } }).catch(() => undefined);
+    await atConmon;
+    const [id] = await readdir(join(fx.options.root, 'containers'));
+    await e.ctx.containers.update(id!, async (r) => ({ ...r, creating: { pid: await deadPid() } }));
+    const stray = join(fx.options.state, 'netns', 'f'.repeat(64));
+    await run('sh', ['-c', `touch ${stray} && unshare --net=${stray} true`]);
+    const e2 = await fx.reopen();
+    expect(await readdir(join(fx.options.root, 'containers'))).toEqual([]);
+    expect(await readdir(join(fx.options.root, 'names', 'containers'))).toEqual([]);
+    expect(existsSync(stray)).toBe(false);
+    expect((await mountsUnder(join(fx.options.state, 'rootfs'))).filter((m) => !m.includes(podSandboxId))).toEqual([]);
+    release();
+    remove();
+    await pending;
+    await e2.removePodSandbox({ podSandboxId });
+  });
+
   it('reaches a container port from the host through the portmap plugin', async () => {
     const e = fx.engine;
     const hostPort = await freePort();

@@ -1,7 +1,7 @@
 // Shared setup for runtime integration tests: a private engine root/state in
 // a short /tmp dir, a bridge conflist of our own, a busybox image built from
 // the host's busybox-static, and checks that nothing we made is left behind.
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../../src/runtime/engine.js';
 import type { EngineOptions } from '../../src/runtime/config/engine-config.js';
@@ -58,7 +58,7 @@ export async function openFixture(): Promise<RuntimeFixture> {
       for (const x of opened) await x.close().catch(() => undefined);
       await run('ip', ['link', 'del', net.bridge], { check: false });
       for (const mount of await mountsUnder(dir)) await run('umount', ['-l', mount], { check: false });
-      await run('rmdir', [join('/sys/fs/cgroup/memory', options.cgroupParent!), join('/sys/fs/cgroup/cpu', options.cgroupParent!), join('/sys/fs/cgroup/cpuacct', options.cgroupParent!), join('/sys/fs/cgroup/pids', options.cgroupParent!), join('/sys/fs/cgroup/devices', options.cgroupParent!), join('/sys/fs/cgroup/freezer', options.cgroupParent!), join('/sys/fs/cgroup/blkio', options.cgroupParent!), join('/sys/fs/cgroup/cpuset', options.cgroupParent!), join('/sys/fs/cgroup/systemd', options.cgroupParent!)], { check: false });
+      for (const c of await readdir('/sys/fs/cgroup').catch(() => [] as string[])) await rmdir(join('/sys/fs/cgroup', c, options.cgroupParent!)).catch(() => undefined);
       await removeTempDir(dir);
     },
   };

@@ -1,0 +1,183 @@
+// The streaming server (kubelet's pkg/kubelet/cri/streaming): the CRI
+// Exec/Attach/PortForward calls get a one-time URL from here,
+// http://<address>:<port>/{exec,attach,portforward}/<token>, and the client
+// then upgrades that URL to WebSocket or SPDY/3.1. A token works once and
+// expires unused after a minute.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type * as cri from '../../api/cri.js';
+import { channelProtocol, REMOTECOMMAND_WS_PROTOCOLS } from '../../protocols/k8s-channel/index.js';
+import {
+  acceptSpdyUpgrade, PORTFORWARD_PROTOCOL, PORTFORWARD_WS_PROTOCOLS, SPDY_REMOTECOMMAND_PROTOCOLS,
+} from '../../protocols/remotecommand/index.js';
+import type { Logger } from '../logger.js';
+import { runCommand, type CommandRequest } from './command-session.js';
+import { servePortForwardSpdy, servePortForwardWebSocket } from './port-forward.js';
+import { serveCommandSpdy, STREAM_CREATION_TIMEOUT_MS } from './spdy-command.js';
+import { TokenCache, DEFAULT_TOKEN_TTL_MS, DEFAULT_MAX_IN_FLIGHT } from './token-cache.js';
+import { streamOptions, type StreamingRuntime, type StreamKind, type StreamRequest } from './types.js';
+import { serveCommandWebSocket } from './ws-command.js';
+
+export const DEFAULT_STREAMING_ADDRESS = '127.0.0.1';
+export const DEFAULT_STREAMING_PORT = 10350;
+
+export interface StreamingServerOptions {
+  runtime: StreamingRuntime;
+  /** Default 127.0.0.1: the URLs are for clients on this node (kubelet, crictl). */
+  address?: string;
+  /** Default 10350; 0 picks a free port. */
+  port?: number;
+  tokenTtlMs?: number;
+  maxInFlight?: number;
+  streamCreationTimeoutMs?: number;
+  log?: Logger;
+}
+
+/** Every WebSocket subprotocol we serve, best first (the client's order decides). */
+const WS_PROTOCOLS = new Set<string>([...REMOTECOMMAND_WS_PROTOCOLS, ...PORTFORWARD_WS_PROTOCOLS]);
+
+export class StreamingServer {
+  private readonly cache: TokenCache<StreamRequest>;
+  private readonly http: http.Server;
+  private readonly wss: WebSocketServer;
+  private readonly sockets = new Set<Duplex>();
+  private baseUrl = '';
+
+  private constructor(private readonly opts: StreamingServerOptions) {
+    this.cache = new TokenCache(opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    this.wss = new WebSocketServer({
+      noServer: true,
+      perMessageDeflate: false,
+      // The client's order decides, as in kubelet's wsstream handshake.
+      handleProtocols: (offered) => [...offered].find((p) => WS_PROTOCOLS.has(p)) ?? false,
+    });
+    this.http = http.createServer((req, res) => {
+      // Streaming URLs serve upgrades only.
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('streaming URLs need an upgrade to SPDY/3.1 or WebSocket\n');
+    });
+    this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => this.onUpgrade(req, socket, head));
+    this.http.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  static async start(opts: StreamingServerOptions): Promise<StreamingServer> {
+    const server = new StreamingServer(opts);
+    const address = opts.address ?? DEFAULT_STREAMING_ADDRESS;
+    await new Promise<void>((resolve, reject) => {
+      server.http.once('error', reject);
+      server.http.listen(opts.port ?? DEFAULT_STREAMING_PORT, address, () => {
+        server.http.off('error', reject);
+        resolve();
+      });
+    });
+    const info = server.http.address() as AddressInfo;
+    const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+    server.baseUrl = `http://${host}:${info.port}`;
+    return server;
+  }
+
+  /** e.g. http://127.0.0.1:10350 */
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  /** Tokens handed out and not yet used or expired. */
+  get pendingTokens(): number {
+    return this.cache.size;
+  }
+
+  getExec(req: cri.ExecRequestIn): cri.ExecResponse {
+    return { url: this.issue({ kind: 'exec', req }) };
+  }
+
+  getAttach(req: cri.AttachRequestIn): cri.AttachResponse {
+    return { url: this.issue({ kind: 'attach', req }) };
+  }
+
+  getPortForward(req: cri.PortForwardRequestIn): cri.PortForwardResponse {
+    return { url: this.issue({ kind: 'portforward', req }) };
+  }
+
+  /** Stops listening and drops every open session (the processes behind them keep running). */
+  async close(): Promise<void> {
+    this.cache.clear();
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    this.wss.close();
+    await closed;
+  }
+
+  private issue(request: StreamRequest): string {
+    return `${this.baseUrl}/${request.kind}/${this.cache.insert(request)}`;
+  }
+
+  private onUpgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
+    socket.on('error', () => {});
+    const url = new URL(req.url ?? '/', 'http://streaming');
+    const match = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+    if (!match) {
+      refuse(socket, 404, 'not found');
+      return;
+    }
+    const kind = match[1] as StreamKind;
+    const request = this.cache.consume(match[2]!);
+    if (!request || request.kind !== kind) {
+      refuse(socket, 404, `token not found or expired: the ${kind} URL can be used once, within ${Math.round((this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS) / 1000)}s`);
+      return;
+    }
+    this.opts.log?.debug('streaming session', { kind, transport: isWebSocket(req) ? 'websocket' : 'spdy' });
+    const sessionDone = (p: Promise<void>): void => {
+      p.catch((err: unknown) => this.opts.log?.warn('streaming session failed', { kind, error: err })).finally(() => socket.destroy());
+    };
+    if (isWebSocket(req)) {
+      this.wss.handleUpgrade(req, socket, head, (ws) => sessionDone(this.serveWebSocket(ws, request, url)));
+      return;
+    }
+    const isPortForward = request.kind === 'portforward';
+    const accepted = acceptSpdyUpgrade(req, socket, head, isPortForward ? [PORTFORWARD_PROTOCOL] : SPDY_REMOTECOMMAND_PROTOCOLS);
+    if (!accepted) return;
+    socket.setNoDelay(true);
+    const { connection, protocol } = accepted;
+    connection.on('error', () => {});
+    if (request.kind === 'portforward') {
+      const pod = request.req.podSandboxId ?? '';
+      sessionDone(servePortForwardSpdy(connection, pod, (port) => this.opts.runtime.portForward(pod, port)));
+      return;
+    }
+    sessionDone(serveCommandSpdy(connection, protocol, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request, io),
+      this.opts.streamCreationTimeoutMs ?? STREAM_CREATION_TIMEOUT_MS));
+  }
+
+  private async serveWebSocket(ws: WebSocket, request: StreamRequest, url: URL): Promise<void> {
+    const proto = channelProtocol(ws.protocol);
+    if (!proto) {
+      ws.close(1002, 'unsupported subprotocol');
+      return;
+    }
+    if (request.kind === 'portforward') {
+      const pod = request.req.podSandboxId ?? '';
+      const ports = request.req.port?.length ? request.req.port.map(Number) : url.searchParams.getAll('port').map(Number);
+      if (ports.length === 0 || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) {
+        ws.close(1008, 'port-forward needs valid ports');
+        return;
+      }
+      await servePortForwardWebSocket(ws, proto, ports, pod, (port) => this.opts.runtime.portForward(pod, port));
+      return;
+    }
+    await serveCommandWebSocket(ws, proto, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request as CommandRequest, io));
+  }
+}
+
+function isWebSocket(req: http.IncomingMessage): boolean {
+  return String(req.headers.upgrade ?? '').toLowerCase() === 'websocket';
+}
+
+function refuse(socket: Duplex, code: number, message: string): void {
+  const body = `${message}\n`;
+  socket.end(`HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

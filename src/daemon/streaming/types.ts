@@ -1,0 +1,36 @@
+// What the streaming server needs from the runtime behind it, and what it
+// remembers per token. The requests are the ones the CRI Exec/Attach/
+// PortForward call carried (IDs already resolved to full IDs).
+import type { Duplex } from 'node:stream';
+import type * as cri from '../../api/cri.js';
+import type { StreamIO } from '../../client/backend.js';
+
+export interface StreamingRuntime {
+  /** Runs the exec session; resolves with the process's exit code. */
+  exec(req: cri.ExecRequestIn, io: StreamIO): Promise<number>;
+  /** Attaches until the container exits or the client leaves; resolves with the exit code. */
+  attach(req: cri.AttachRequestIn, io: StreamIO): Promise<number>;
+  /** A connection to `port` in the pod's network namespace. */
+  portForward(podSandboxId: string, port: number): Promise<Duplex>;
+}
+
+export type StreamRequest =
+  | { kind: 'exec'; req: cri.ExecRequestIn }
+  | { kind: 'attach'; req: cri.AttachRequestIn }
+  | { kind: 'portforward'; req: cri.PortForwardRequestIn };
+
+export type StreamKind = StreamRequest['kind'];
+
+/** Which streams a remote command session carries (from the cached request). */
+export interface StreamOptions {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+}
+
+export function streamOptions(req: cri.ExecRequestIn | cri.AttachRequestIn): StreamOptions {
+  const tty = !!req.tty;
+  // With a TTY the terminal merges stderr into stdout.
+  return { stdin: !!req.stdin, stdout: !!req.stdout, stderr: !!req.stderr && !tty, tty };
+}

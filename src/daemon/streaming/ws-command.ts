@@ -1,0 +1,94 @@
+// exec/attach over WebSocket (kubelet's wsstream): channel 0 stdin, 1 stdout,
+// 2 stderr, 3 error (the final status), 4 resize. Only v5 can half-close
+// stdin (the close signal); with older protocols stdin ends when the client
+// closes the connection.
+import { PassThrough, Writable } from 'node:stream';
+import WebSocket from 'ws';
+import type { StreamIO } from '../../client/backend.js';
+import {
+  CLOSE_CHANNEL, decodeChannelMessage, encodeChannelMessage, type ChannelProtocol,
+} from '../../protocols/k8s-channel/index.js';
+import { ResizeDecoder, STREAM_CHANNELS, type K8sStatus } from '../../protocols/remotecommand/index.js';
+import { encodeStatus } from './command-session.js';
+import { SizeQueue } from './size-queue.js';
+import type { StreamOptions } from './types.js';
+
+/** How long a closing handshake may take before the socket is dropped. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+export async function serveCommandWebSocket(
+  ws: WebSocket, proto: ChannelProtocol, opts: StreamOptions, run: (io: StreamIO) => Promise<K8sStatus>,
+): Promise<void> {
+  const stdin = opts.stdin ? new PassThrough() : undefined;
+  const sizes = opts.tty ? new SizeQueue() : undefined;
+  const resizeDecoder = new ResizeDecoder();
+  const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+  const endInput = (): void => {
+    if (stdin && !stdin.writableEnded) stdin.end();
+    sizes?.end();
+  };
+  void closed.then(endInput);
+  ws.on('error', () => {});
+
+  ws.on('message', (payload: Buffer, isBinary: boolean) => {
+    let msg;
+    try {
+      const base64 = proto.base64 && !isBinary;
+      msg = decodeChannelMessage(base64 ? payload.toString('latin1') : payload, base64);
+    } catch {
+      ws.close(1002);
+      return;
+    }
+    if (proto.supportsClose && msg.channel === CLOSE_CHANNEL) {
+      if (msg.data[0] === STREAM_CHANNELS.stdin && stdin && !stdin.writableEnded) stdin.end();
+      return;
+    }
+    if (msg.channel === STREAM_CHANNELS.stdin && stdin && !stdin.writableEnded) {
+      if (msg.data.length > 0 && !stdin.write(msg.data)) {
+        // Backpressure: stop reading the socket until the process took its input.
+        ws.pause();
+        stdin.once('drain', () => ws.resume());
+      }
+    } else if (msg.channel === STREAM_CHANNELS.resize && sizes) {
+      for (const size of resizeDecoder.push(msg.data)) sizes.push(size);
+    }
+  });
+
+  const send = (channel: number, data: Buffer, cb: () => void): void => {
+    if (ws.readyState !== WebSocket.OPEN) {
+      cb();
+      return;
+    }
+    ws.send(encodeChannelMessage(channel, data, proto.base64), () => cb());
+  };
+  const output = (channel: number): Writable => new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      send(channel, chunk, cb);
+    },
+  });
+  const stdout = opts.stdout ? output(STREAM_CHANNELS.stdout) : undefined;
+  const stderr = opts.stderr ? output(STREAM_CHANNELS.stderr) : undefined;
+
+  const status = await run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes });
+  // All output first, then the status, then the close: the client reads them in this order.
+  await Promise.all([stdout, stderr].map((w) => (w ? endAndFlush(w) : undefined)));
+  const statusBytes = encodeStatus(status, proto.statusFormat);
+  if (statusBytes) await new Promise<void>((resolve) => send(STREAM_CHANNELS.error, statusBytes, resolve));
+  endInput();
+  if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+  const timer = setTimeout(() => ws.terminate(), CLOSE_TIMEOUT_MS);
+  await closed;
+  clearTimeout(timer);
+}
+
+export function endAndFlush(w: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (w.writableFinished || w.destroyed) {
+      resolve();
+      return;
+    }
+    w.once('finish', () => resolve());
+    w.once('close', () => resolve());
+    w.end();
+  });
+}

@@ -1,0 +1,148 @@
+// The CLI against the embedded engine (no endpoint: the default), with a temp
+// root, state dir and CNI network: isula's verbs, both forms of `run`, image
+// import/tag/save/load, and the one-line errors for verbs a remote runtime lacks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, type CliResult } from '../rig/cli.js';
+import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
+import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
+import { writeBridgeConflist, type CniNetwork } from '../rig/cni-conf.js';
+import { deleteLink, mountsUnder, unmountUnder } from '../rig/host-cleanup.js';
+
+let dir: string;
+let net: CniNetwork;
+let base: string[];
+const env = () => ({ ISULATS_CNI_CONF_DIR: join(dir, 'cni'), ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock') });
+const cli = (args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> =>
+  runCli([...base, ...args], { env: env(), timeoutMs: opts.timeoutMs ?? 60_000, input: opts.input });
+
+async function ok(args: string[], opts?: { input?: string; timeoutMs?: number }): Promise<string> {
+  const r = await cli(args, opts);
+  if (r.code !== 0) throw new Error(`isulats ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir('ist-emb-');
+  await mkdir(join(dir, 'cni'), { recursive: true });
+  net = await writeBridgeConflist(join(dir, 'cni'), join(dir, 'leases'));
+  base = ['--root', join(dir, 'root'), '--state', join(dir, 'state')];
+  const rootfs = join(dir, 'rootfs');
+  await populateBusyboxRootfs(rootfs);
+  await ok(['import', '--cmd', 'sh', rootfs, 'local/busybox:test']);
+}, 180_000);
+
+afterAll(async () => {
+  if (!dir) return;
+  await cli(['rmp', '-a', '-f']).catch(() => undefined);
+  await unmountUnder(dir);
+  await deleteLink(net?.bridge ?? '').catch(() => undefined);
+  await removeTempDir(dir);
+}, 180_000);
+
+describe('embedded CLI', () => {
+  it('runs a container in isula form, attached, and passes its exit code through', async () => {
+    const r = await cli(['run', '--rm', 'local/busybox:test', 'sh', '-c', 'echo out-line; echo err-line >&2; exit 3']);
+    expect(r.stdout).toContain('out-line');
+    expect(r.stderr).toContain('err-line');
+    expect(r.code).toBe(3);
+    // --rm removed the pod.
+    expect((await ok(['pods', '-q'])).trim()).toBe('');
+  });
+
+  it('runs detached, then kill, wait, top, pause and unpause, restart work on it', async () => {
+    const id = (await ok(['run', '-d', '--name', 'sleeper', 'local/busybox:test', 'sh', '-c', 'echo started; exec sleep 3600'])).trim();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const top = await ok(['top', id.slice(0, 12)]);
+    expect(top.split('\n')[0]).toMatch(/^UID\s+PID\s+PPID\s+STIME\s+TIME\s+CMD/);
+    expect(top).toContain('sleep 3600');
+
+    await ok(['pause', id]);
+    expect(await ok(['inspect', '-o', 'go-template', '--template', '{{.status.state}}', id])).toContain('CONTAINER_RUNNING');
+    await ok(['unpause', id]);
+
+    await ok(['restart', '-t', '1', id]);
+    expect((await ok(['ps', '-q', '--state', 'running'])).trim()).toBe(id);
+
+    await ok(['kill', '-s', 'KILL', id]);
+    expect((await ok(['wait', id])).trim()).toBe('137');
+    const pod = (await ok(['ps', '-a', '-o', 'go-template', '--template', '{{range .containers}}{{.podSandboxId}}{{end}}'])).trim();
+    await ok(['rmp', '-f', pod]);
+  });
+
+  it('runs from crictl config files and cleans up with stopp and rmp', async () => {
+    const podCfg = join(dir, 'pod.yaml');
+    const ctrCfg = join(dir, 'ctr.json');
+    await writeFile(podCfg, `metadata:\n  name: cfgpod\n  namespace: default\n  uid: cfgpod-uid\nlogDirectory: ${join(dir, 'logs')}\nlinux: {}\n`);
+    await writeFile(ctrCfg, JSON.stringify({ metadata: { name: 'c1' }, image: { image: 'local/busybox:test' }, command: ['sh', '-c', 'echo from-config; sleep 3600'], log_path: 'c1/0.log' }));
+    const id = (await ok(['run', ctrCfg, podCfg])).trim();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const exec = await cli(['exec', '-s', id, 'sh', '-c', 'hostname; exit 4']);
+    expect(exec.code).toBe(4);
+    expect(exec.stdout).toContain('cfgpod');
+    const pods = await ok(['pods', '--name', 'cfgpod', '-q']);
+    expect(pods.trim()).toMatch(/^[0-9a-f]{64}$/);
+    await ok(['stopp', pods.trim()]);
+    await ok(['rmp', pods.trim()]);
+    expect(existsSync(join(dir, 'logs'))).toBe(true);
+  });
+
+  it('streams an interactive exec in-process with stdin', async () => {
+    const id = (await ok(['run', '-d', 'local/busybox:test', 'sleep', '3600'])).trim();
+    const r = await cli(['exec', '-i', id, 'sh', '-c', 'read a; echo "got $a"; exit 6'], { input: 'payload\n' });
+    expect(r.stdout).toBe('got payload\n');
+    expect(r.code).toBe(6);
+    await ok(['rm', '-f', id]);
+    await ok(['rmp', '-a', '-f']);
+  });
+
+  it('tags, saves, loads and removes images', async () => {
+    await ok(['tag', 'local/busybox:test', 'local/busybox:copy']);
+    const images = await ok(['images']);
+    expect(images).toMatch(/docker\.io\/local\/busybox\s+copy/);
+    const tar = join(dir, 'saved.tar');
+    await ok(['save', '-o', tar, 'local/busybox:copy']);
+    // CRI RemoveImage (as containerd) removes the image with all its names.
+    await ok(['rmi', 'local/busybox:copy']);
+    expect(await ok(['images'])).not.toMatch(/docker\.io\/local\/busybox/);
+    const loaded = await ok(['load', '-i', tar]);
+    expect(loaded).toContain('docker.io/local/busybox:copy');
+    await ok(['tag', 'local/busybox:copy', 'local/busybox:test']);
+    expect(await ok(['images'])).toMatch(/docker\.io\/local\/busybox\s+test/);
+  });
+
+  it('refuses bad input with one line and exit 1, leaving nothing behind', async () => {
+    const before = await readdir(join(dir, 'root', 'containers')).catch(() => []);
+    for (const args of [
+      ['run', '--rm', 'local/no-such-image:1', 'true'],
+      ['kill', 'ffffffffffff'],
+      ['import', join(dir, 'missing-rootfs'), 'x/y:1'],
+      ['run', '-t', 'local/busybox:test', 'sh'],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    expect((await ok(['pods', '-q'])).trim()).toBe('');
+    expect(await readdir(join(dir, 'root', 'containers')).catch(() => [])).toEqual(before);
+  });
+
+  it('leaves no mounts of its own once pods are removed', async () => {
+    await ok(['rmp', '-a', '-f']);
+    const mounts = await mountsUnder(dir);
+    expect(mounts).toEqual([]);
+    await rm(join(dir, 'saved.tar'), { force: true });
+  });
+});
+
+describe('isula verbs against a remote runtime', () => {
+  it('says clearly that they are not supported', async () => {
+    const endpoint = process.env.ISULATS_TEST_CONTAINERD;
+    if (!endpoint) throw new Error('the rig did not provide ISULATS_TEST_CONTAINERD');
+    const r = await runCli(['-r', endpoint, 'tag', 'a', 'b']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^isulats: tag is not supported by this runtime/);
+  });
+});
