@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ServiceClientConstructor } from '@grpc/grpc-js';
 import type { IConversionOptions, INamespace, Root, Type } from 'protobufjs';
+import { descriptorSubset, resolveTypePath } from './descriptor-subset.js';
 import type * as v1Runtime from './generated/cri-v1/runtime/v1/RuntimeService.js';
 import type * as v1Image from './generated/cri-v1/runtime/v1/ImageService.js';
 
@@ -78,9 +79,7 @@ export function readDescriptor(name: DescriptorName): INamespace {
 export function loadProtoRoot(name: DescriptorName): Promise<Root> {
   let root = rootCache.get(name);
   if (!root) {
-    // The light build: reflection without the .proto parser we never need at run time.
-    root = import('protobufjs/light.js').then((mod) => {
-      const pb = mod.default ?? mod;
+    root = pbLight().then((pb) => {
       const r = pb.Root.fromJSON(readDescriptor(name));
       r.resolveAll();
       return r;
@@ -98,20 +97,23 @@ export function cjs<T>(mod: T): T {
 
 /**
  * RuntimeService and ImageService of one CRI version, for grpc-js clients and
- * servers. The service definitions are built straight from the protobufjs Root
- * rather than through @grpc/proto-loader: proto-loader also re-encodes every
- * file descriptor (for reflection we do not serve), which costs ~50 ms on each
- * CLI call. Messages convert exactly as proto-loader would with CONVERSION_OPTIONS.
+ * servers. The service definitions are built straight from the descriptor
+ * rather than through @grpc/proto-loader (which also re-encodes every file
+ * descriptor for reflection we do not serve), and each method's message types
+ * are built on its first call, from only the part of the descriptor they need:
+ * a CLI call pays for two or three messages, not ~370. Messages convert
+ * exactly as proto-loader would with CONVERSION_OPTIONS.
  */
 export function loadCriServices(version: CriVersion): Promise<CriServices> {
   let services = serviceCache.get(version);
   if (!services) {
     services = (async () => {
-      const [root, grpcMod] = await Promise.all([loadProtoRoot(version === 'v1' ? 'cri-v1' : 'cri-v1alpha2'), import('@grpc/grpc-js')]);
+      const [grpcMod] = await Promise.all([import('@grpc/grpc-js'), preloadProtobuf()]);
       const grpc = cjs(grpcMod);
+      const descriptor = version === 'v1' ? 'cri-v1' : 'cri-v1alpha2';
       const pkg = CRI_PACKAGES[version];
       const make = (name: string) => {
-        const def = serviceDefinition(root, `${pkg}.${name}`);
+        const def = serviceDefinition(descriptor, `${pkg}.${name}`);
         return grpc.makeGenericClientConstructor(def, name) as unknown as ServiceClientConstructor;
       };
       return { RuntimeService: make('RuntimeService'), ImageService: make('ImageService') };
@@ -122,35 +124,74 @@ export function loadCriServices(version: CriVersion): Promise<CriServices> {
   return services;
 }
 
-/** A grpc-js ServiceDefinition (method name -> path, streaming flags, codecs) from a protobufjs service. */
-export function serviceDefinition(root: Root, fullName: string): Record<string, any> {
-  const service = root.lookupService(fullName);
+interface Codec {
+  serialize(obj: object): Buffer;
+  deserialize(buf: Buffer): any;
+}
+
+/** protobufjs, loaded once; the light build has reflection without the .proto parser. */
+let protobufLight: Promise<typeof import('protobufjs')> | undefined;
+async function pbLight(): Promise<typeof import('protobufjs')> {
+  protobufLight ??= import('protobufjs/light.js').then((m) => cjs(m) as unknown as typeof import('protobufjs'));
+  return protobufLight;
+}
+
+/** Synchronous access for serializers (grpc-js calls them synchronously): loaded before the first call. */
+let protobufSync: typeof import('protobufjs') | undefined;
+
+/**
+ * A grpc-js ServiceDefinition (method name -> path, streaming flags, codecs)
+ * from a descriptor; each method's codecs are built on first use.
+ */
+export function serviceDefinition(descriptor: DescriptorName, fullName: string): Record<string, any> {
+  const json = readDescriptor(descriptor) as Record<string, any>;
+  const path = fullName.split('.');
+  let svc: any = json;
+  for (const part of path) svc = svc?.nested?.[part];
+  if (!svc?.methods) throw new Error(`descriptor ${descriptor} has no service ${fullName}`);
+  const pkgPath = path.slice(0, -1);
   const out: Record<string, any> = {};
-  for (const method of service.methodsArray) {
-    method.resolve();
-    const req = method.resolvedRequestType!;
-    const res = method.resolvedResponseType!;
-    const codec = (type: Type) => ({
-      serialize: (obj: object) => Buffer.from(type.encode(type.fromObject(obj as Record<string, unknown>)).finish()),
-      deserialize: (buf: Buffer) => type.toObject(type.decode(buf), CONVERSION_OPTIONS),
-    });
-    const rq = codec(req);
-    const rs = codec(res);
-    const def = {
-      path: `/${fullName}/${method.name}`,
-      requestStream: Boolean(method.requestStream),
-      responseStream: Boolean(method.responseStream),
-      requestSerialize: rq.serialize,
-      requestDeserialize: rq.deserialize,
-      responseSerialize: rs.serialize,
-      responseDeserialize: rs.deserialize,
-      originalName: method.name.charAt(0).toLowerCase() + method.name.slice(1),
-      requestType: { type: { name: req.name } },
-      responseType: { type: { name: res.name } },
+  for (const [name, m] of Object.entries<any>(svc.methods)) {
+    const reqName = qualify(json, pkgPath, m.requestType);
+    const resName = qualify(json, pkgPath, m.responseType);
+    let codecs: { rq: Codec; rs: Codec } | undefined;
+    const get = () => (codecs ??= methodCodecs(descriptor, reqName, resName));
+    out[name] = {
+      path: `/${fullName}/${name}`,
+      requestStream: Boolean(m.requestStream),
+      responseStream: Boolean(m.responseStream),
+      requestSerialize: (obj: object) => get().rq.serialize(obj),
+      requestDeserialize: (buf: Buffer) => get().rq.deserialize(buf),
+      responseSerialize: (obj: object) => get().rs.serialize(obj),
+      responseDeserialize: (buf: Buffer) => get().rs.deserialize(buf),
+      originalName: name.charAt(0).toLowerCase() + name.slice(1),
+      requestType: { type: { name: reqName.split('.').pop() } },
+      responseType: { type: { name: resName.split('.').pop() } },
     };
-    out[method.name] = def;
   }
   return out;
+}
+
+function qualify(json: Record<string, any>, scope: string[], ref: string): string {
+  const p = resolveTypePath(json, scope, ref);
+  if (!p) throw new Error(`unresolvable type ${ref}`);
+  return p.join('.');
+}
+
+function methodCodecs(descriptor: DescriptorName, reqName: string, resName: string): { rq: Codec; rs: Codec } {
+  const pb = protobufSync;
+  if (!pb) throw new Error('protobufjs not loaded: call preloadProtobuf() first');
+  const root = pb.Root.fromJSON(descriptorSubset(readDescriptor(descriptor), [reqName, resName]));
+  const codec = (type: Type): Codec => ({
+    serialize: (obj) => Buffer.from(type.encode(type.fromObject(obj as Record<string, unknown>)).finish()),
+    deserialize: (buf) => type.toObject(type.decode(buf), CONVERSION_OPTIONS),
+  });
+  return { rq: codec(root.lookupType(reqName)), rs: codec(root.lookupType(resName)) };
+}
+
+/** Loads protobufjs so that serializers can run synchronously; loadCriServices awaits it. */
+export async function preloadProtobuf(): Promise<void> {
+  protobufSync ??= await pbLight();
 }
 
 /** Encodes a plain object (input form, camelCase) as `typeName` of `root`. */

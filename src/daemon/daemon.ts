@@ -7,10 +7,13 @@ import { join } from 'node:path';
 import type { CriBackend } from '../client/backend.js';
 import type { DaemonConfig } from '../runtime/config/daemon-config.js';
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
+import { addAdminService } from './admin-service.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { listenTcp, listenUnix, type Listener } from './listeners.js';
 import { openLogFile } from './log-file.js';
 import { createLogger, type Logger } from './logger.js';
+import { StreamingServer } from './streaming/server.js';
+import { streamingRuntimeOf, withStreamingServer } from './streaming/streaming-backend.js';
 
 export interface DaemonOptions {
   config: DaemonConfig;
@@ -33,6 +36,8 @@ export interface Daemon {
   readonly endpoints: string[];
   /** CRI versions served. */
   readonly apiVersions: string[];
+  /** Base URL of the streaming server (exec/attach/port-forward), when the backend streams in-process. */
+  readonly streamingUrl?: string;
   /** Stops accepting, lets in-flight calls finish within the grace, removes sockets and pid file. Idempotent. */
   stop(reason?: string): Promise<void>;
   /** Applies a reloaded configuration's live settings (SIGHUP). */
@@ -74,13 +79,32 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const backend = await opts.backendFactory(config);
     undo.push({ what: 'close backend', run: () => backend.close() });
 
+    // Streaming server: only for a backend that streams in-process (the engine);
+    // a proxied runtime's Exec/Attach/PortForward URLs pass through unchanged.
+    let served = backend;
+    let streaming: StreamingServer | undefined;
+    const streamingRuntime = streamingRuntimeOf(backend);
+    if (streamingRuntime) {
+      const server = await StreamingServer.start({ runtime: streamingRuntime, port: config.websocketServerListeningPort, log });
+      streaming = server;
+      undo.push({ what: 'close streaming server', run: () => server.close() });
+      served = withStreamingServer(backend, server);
+    }
+
     const grpc = await import('@grpc/grpc-js');
     const server = new grpc.Server({
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
     });
-    const cri = await addCriServices(server, { backend, enableCriV1: config.enableCriV1, log });
+    const cri = await addCriServices(server, { backend: served, enableCriV1: config.enableCriV1, log });
     const apiVersions = cri.versions;
+    const listeners: Listener[] = [];
+    addAdminService(server, {
+      backend,
+      config,
+      log,
+      state: () => ({ endpoints: listeners.map((l) => l.endpoint), apiVersions, streamingUrl: streaming?.url }),
+    });
     const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
     undo.push({
       what: 'stop gRPC server',
@@ -90,7 +114,6 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       },
     });
 
-    const listeners: Listener[] = [];
     for (const host of config.hosts) {
       const l = host.startsWith('unix://')
         ? await listenUnix(host.slice('unix://'.length), injector, log)
@@ -108,6 +131,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       log,
       endpoints: listeners.map((l) => l.endpoint),
       apiVersions,
+      streamingUrl: streaming?.url,
       stopped,
       stop(reason = 'stop requested') {
         stopping ??= (async () => {
@@ -133,7 +157,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     };
 
     if (opts.handleSignals) installSignals(daemon, undo);
-    log.info('daemon ready', { endpoints: daemon.endpoints, api: apiVersions, backend: backend.target, pid: process.pid });
+    log.info('daemon ready', { endpoints: daemon.endpoints, api: apiVersions, backend: backend.target, streaming: streaming?.url, pid: process.pid });
     return daemon;
   } catch (err) {
     await unwind();

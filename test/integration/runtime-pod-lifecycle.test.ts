@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait.js';
@@ -93,5 +93,63 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     expect((await e.listContainers({})).containers).toEqual([]);
     expect(await mountsUnder(fx.dir)).toEqual([]);
     expect(await anyAlive(pids)).toBe(false);
+  });
+
+  it('applies the pod DNS config, hostname and sysctls and the container security context', async () => {
+    const e = fx.engine;
+    const pod = podConfig('secure', {
+      hostname: 'secure-host',
+      dnsConfig: { servers: ['10.0.0.10'], searches: ['svc.cluster.local'], options: ['ndots:5'] },
+      linux: { sysctls: { 'net.ipv4.ip_unprivileged_port_start': '80' } },
+    });
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: {
+        metadata: { name: 'locked' },
+        image: { image: BUSYBOX_REF },
+        command: ['sleep', '3600'],
+        envs: [{ key: 'GREETING', value: 'hi' }],
+        linux: { securityContext: { runAsUser: { value: 1000 }, readonlyRootfs: true, seccomp: { profileType: 'RuntimeDefault' }, supplementalGroups: [44] } },
+      },
+    });
+    await e.startContainer({ containerId });
+    const sh = async (script: string) => {
+      const r = await e.execSync({ containerId, cmd: ['sh', '-c', script], timeout: 10 });
+      return { code: r.exitCode, out: r.stdout.toString().trim(), err: r.stderr.toString() };
+    };
+    expect((await sh('cat /etc/resolv.conf')).out.split('\n')).toEqual(['search svc.cluster.local', 'nameserver 10.0.0.10', 'options ndots:5']);
+    expect((await sh('hostname')).out).toBe('secure-host');
+    expect((await sh('cat /proc/sys/net/ipv4/ip_unprivileged_port_start')).out).toBe('80');
+    expect((await sh('id -u; id -G')).out).toBe('1000\n1000 44');
+    expect((await sh('echo $GREETING')).out).toBe('hi');
+    expect((await sh('touch /newfile')).code).not.toBe(0);
+    expect((await sh('grep Seccomp: /proc/self/status')).out).toMatch(/Seccomp:\s+2/);
+    expect((await sh('grep secure-host /etc/hosts')).out).toContain((await e.podSandboxStatus({ podSandboxId })).status!.network!.ip);
+    await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('reopens the log file after it was rotated away', async () => {
+    const e = fx.engine;
+    const pod = podConfig('rotate', { logDirectory: join(fx.dir, 'logs', 'rotate') });
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'ticker' }, image: { image: BUSYBOX_REF }, command: ['sh', '-c', 'while true; do echo tick; sleep 0.1; done'], logPath: 'ticker.log' },
+    });
+    await e.startContainer({ containerId });
+    const logPath = join(fx.dir, 'logs', 'rotate', 'ticker.log');
+    await waitFor(async () => (await readFile(logPath, 'utf8').catch(() => '')).includes('tick'), { timeoutMs: 10_000, what: 'first log lines' });
+    await rename(logPath, `${logPath}.1`);
+    await e.reopenContainerLog({ containerId });
+    const fresh = await waitFor(async () => {
+      const text = await readFile(logPath, 'utf8').catch(() => '');
+      return text.includes('tick') ? text : undefined;
+    }, { timeoutMs: 10_000, what: 'lines in the reopened log' });
+    expect(fresh.split('\n')[0]).toMatch(CRI_LOG_LINE);
+    await e.removePodSandbox({ podSandboxId });
+    await expect(e.reopenContainerLog({ containerId })).rejects.toThrow(/not found/);
   });
 });

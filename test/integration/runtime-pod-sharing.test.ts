@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isKind } from '../../src/runtime/errors.js';
@@ -148,5 +149,21 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
     expect(oom.exitCode).toBe(137);
     await current.removePodSandbox({ podSandboxId });
     expect(await mountsUnder(join(fx.options.state, 'netns'))).toEqual([]);
+  });
+
+  it('runs a host-network pod without a netns or CNI attachment', async () => {
+    const e = fx.engine;
+    const pod = podConfig('hostnet', { linux: { securityContext: { namespaceOptions: { network: 'NODE' } } } });
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const status = (await e.podSandboxStatus({ podSandboxId })).status!;
+    expect(status.linux?.namespaces?.options?.network).toBe('NODE');
+    expect(status.network?.ip).toBe('');
+    expect(existsSync(join(fx.options.state, 'netns', podSandboxId))).toBe(false);
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'h' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const pid = await pidOf(e, containerId);
+    expect(await readlink(`/proc/${pid}/ns/net`)).toBe(await readlink('/proc/self/ns/net'));
+    expect((await e.execSync({ containerId, cmd: ['hostname'] })).stdout.toString().trim()).toBe(hostname());
+    await e.removePodSandbox({ podSandboxId });
   });
 });

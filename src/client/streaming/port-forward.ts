@@ -263,8 +263,9 @@ function forwardOverWebSocket(url: string, socket: net.Socket, fp: ForwardedPort
       socket.pause();
       sock.send(encodeChannelMessage(0, chunk, proto.base64), () => socket.resume());
     });
-    // The channel protocols cannot half-close: after local EOF we keep reading
-    // until the server, having finished its answer, closes the session.
+    // The channel protocols cannot half-close, so local EOF ends the session:
+    // waiting instead would hang with every client that ends once it has read all.
+    socket.on('end', () => sock.close(1000));
     socket.on('close', () => sock.close(1000));
     socket.resume();
   }, (err: Error) => {

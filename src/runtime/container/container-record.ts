@@ -32,3 +32,24 @@ export interface ContainerRecord {
   /** uid/gid the process runs as (ContainerStatus.user). */
   user: { uid: number; gid: number; supplementalGroups: number[] };
 }
+
+/** What the monitor recorded about an exit; undefined when the monitor died without recording one. */
+export interface ObservedExit {
+  exitCode: number;
+  finishedAt: string;
+  oomKilled: boolean;
+}
+
+/** RUNNING -> EXITED with the CRI reason: OOMKilled, Completed (0), Error, or Unknown without a record. Other states stay. */
+export function exitTransition(record: ContainerRecord, exit: ObservedExit | undefined, now: string): ContainerRecord {
+  if (record.state !== 'CONTAINER_RUNNING') return record;
+  const code = exit?.exitCode ?? 255;
+  return {
+    ...record,
+    state: 'CONTAINER_EXITED',
+    exitCode: code,
+    finishedAt: exit?.finishedAt ?? now,
+    reason: exit?.oomKilled ? 'OOMKilled' : !exit ? 'Unknown' : code === 0 ? 'Completed' : 'Error',
+    message: exit ? '' : 'container monitor exited without recording the exit status',
+  };
+}

@@ -14,7 +14,7 @@ import type { OciProcess } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
-import type { ContainerRecord, ContainerStateName } from './container-record.js';
+import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
@@ -182,18 +182,7 @@ export class ContainerService {
       if (conmonPid > 0 && (await pidAlive(conmonPid))) return record;
       if (record.pid > 0 && (await pidAlive(record.pid))) return record;
     }
-    return this.ctx.containers.update(record.id, (current) => {
-      if (current.state !== 'CONTAINER_RUNNING') return current;
-      const code = exit?.exitCode ?? 255;
-      return {
-        ...current,
-        state: 'CONTAINER_EXITED',
-        exitCode: code,
-        finishedAt: exit?.finishedAt ?? nowNs(),
-        reason: exit?.oomKilled ? 'OOMKilled' : !exit ? 'Unknown' : code === 0 ? 'Completed' : 'Error',
-        message: exit ? '' : 'container monitor exited without recording the exit status',
-      };
-    });
+    return this.ctx.containers.update(record.id, (current) => exitTransition(current, exit, nowNs()));
   }
 
   async get(idOrPrefix: string | undefined): Promise<ContainerRecord> {
