@@ -24,6 +24,8 @@ export interface DaemonOptions {
   shutdownGraceMs?: number;
   /** Install SIGTERM/SIGINT (stop) and SIGHUP (reload) handlers; the CLI does, tests do not. */
   handleSignals?: boolean;
+  /** Streaming server settings beyond daemon.json (tests shorten the token lifetime). */
+  streaming?: { tokenTtlMs?: number };
   /** Re-reads the configuration for SIGHUP; only what can change live is applied (the log level). */
   reloadConfig?: () => Promise<DaemonConfig>;
 }
@@ -85,7 +87,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     let streaming: StreamingServer | undefined;
     const streamingRuntime = streamingRuntimeOf(backend);
     if (streamingRuntime) {
-      const server = await StreamingServer.start({ runtime: streamingRuntime, port: config.websocketServerListeningPort, log });
+      const server = await StreamingServer.start({
+        runtime: streamingRuntime, port: config.websocketServerListeningPort, tokenTtlMs: opts.streaming?.tokenTtlMs, log,
+      });
       streaming = server;
       undo.push({ what: 'close streaming server', run: () => server.close() });
       served = withStreamingServer(backend, server);

@@ -289,6 +289,23 @@ describe('NRI adaptation with SDK plugins', () => {
     }
   });
 
+  it('unsubscribes an old plugin asking for all events from the RPCs it lacks', async () => {
+    await startRuntime();
+    const legacy = await legacyPlugin(nriRuntime!['opts'].socketPath!, [], 0);
+    try {
+      await until(() => nriRuntime!.plugins().some((p) => p.name === 'legacy'), 'legacy plugin');
+      expect(nriRuntime!.plugins()[0].events).toContain('ValidateContainerAdjustment');
+      await expect(nriRuntime!.createContainer(pod, container)).resolves.toMatchObject({ update: [] });
+      await expect(nriRuntime!.updatePodSandbox({ pod })).resolves.toBeUndefined();
+      const [info] = nriRuntime!.plugins();
+      expect(info.name).toBe('legacy');
+      expect(info.events).not.toContain('ValidateContainerAdjustment');
+      expect(info.events).not.toContain('UpdatePodSandbox');
+    } finally {
+      legacy.close();
+    }
+  });
+
   describe('with plugin processes', () => {
     let bundleDir: string;
 
@@ -359,7 +376,7 @@ describe('NRI adaptation with SDK plugins', () => {
 });
 
 /** A plugin of the older API: no per-event RPCs beyond v0.11, pod events only via StateChange. */
-async function legacyPlugin(socketPath: string, seen: string[]): Promise<{ close(): void }> {
+async function legacyPlugin(socketPath: string, seen: string[], events = (1 << 0) | (1 << 5)): Promise<{ close(): void }> {
   const [codec, env] = await Promise.all([loadNriCodec(), loadEnvelopes()]);
   const sock = net.connect(socketPath);
   await new Promise((r) => sock.once('connect', r));
@@ -367,7 +384,7 @@ async function legacyPlugin(socketPath: string, seen: string[]): Promise<{ close
   const server = new TtrpcServer(env);
   const reply = (type: string, obj: object) => codec.encode(type, obj);
   server.register(PLUGIN_SERVICE, {
-    Configure: () => reply('ConfigureResponse', { events: (1 << 0) | (1 << 5) }), // RUN_POD_SANDBOX, START_CONTAINER
+    Configure: () => reply('ConfigureResponse', { events }), // default: RUN_POD_SANDBOX, START_CONTAINER
     Synchronize: () => reply('SynchronizeResponse', {}),
     Shutdown: () => reply('Empty', {}),
     CreateContainer: () => reply('CreateContainerResponse', {}),

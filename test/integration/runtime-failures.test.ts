@@ -136,6 +136,21 @@ describe('runtime: rollback, recovery, host ports and events', () => {
     await e2.removePodSandbox({ podSandboxId });
   });
 
+  it('runs and removes pods concurrently from two engines on one root without clashes', async () => {
+    const a = fx.engine;
+    const b = await fx.reopen();
+    const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).runPodSandbox({ config: podConfig(`conc${i}`) })));
+    const ips = await Promise.all(runs.map(async (r) => (await a.podSandboxStatus({ podSandboxId: r.podSandboxId })).status!.network!.ip));
+    expect(new Set(ips).size).toBe(6);
+    const dup = await Promise.allSettled([a.runPodSandbox({ config: podConfig('same') }), b.runPodSandbox({ config: podConfig('same') })]);
+    expect(dup.filter((d) => d.status === 'fulfilled')).toHaveLength(1);
+    const all = (await b.listPodSandbox({})).items.map((p) => p.id);
+    await Promise.all(all.map((id, i) => (i % 2 ? a : b).removePodSandbox({ podSandboxId: id })));
+    await Promise.all(all.map((id) => a.removePodSandbox({ podSandboxId: id })));
+    expect((await a.listPodSandbox({})).items).toEqual([]);
+    expect(await leases(fx.net)).toEqual([]);
+  });
+
   it('reaches a container port from the host through the portmap plugin', async () => {
     const e = fx.engine;
     const hostPort = await freePort();
@@ -160,8 +175,8 @@ describe('runtime: rollback, recovery, host ports and events', () => {
     const seen: string[] = [];
     const reader = (async () => {
       for await (const ev of e.getContainerEvents({}, abort.signal)) {
-        seen.push(ev.containerEventType);
-        if (ev.containerEventType === 'CONTAINER_DELETED_EVENT') abort.abort();
+        seen.push(`${ev.containerId.slice(0, 12)} ${ev.containerEventType}`);
+        if (seen.filter((x) => x.endsWith('CONTAINER_DELETED_EVENT')).length === 2) abort.abort();
       }
     })();
     await new Promise((r) => setTimeout(r, 300));
@@ -170,11 +185,18 @@ describe('runtime: rollback, recovery, host ports and events', () => {
     const { podSandboxId } = await other.runPodSandbox({ config: pod });
     const { containerId } = await other.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'ev' }, image: { image: BUSYBOX_REF }, command: ['sleep', '60'] } });
     await other.startContainer({ containerId });
+    const quick = await other.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'quick' }, image: { image: BUSYBOX_REF }, command: ['true'] } });
+    await other.startContainer({ containerId: quick.containerId });
+    await waitFor(async () => (await other.containerStatus({ containerId: quick.containerId })).status?.state === 'CONTAINER_EXITED', { timeoutMs: 10_000, what: 'quick exit' });
+    await other.removeContainer({ containerId: quick.containerId });
     await other.removePodSandbox({ podSandboxId });
     const timer = setTimeout(() => abort.abort(), 10_000);
     await reader;
     clearTimeout(timer);
-    expect(seen).toEqual(['CONTAINER_CREATED_EVENT', 'CONTAINER_STARTED_EVENT', 'CONTAINER_STOPPED_EVENT', 'CONTAINER_DELETED_EVENT']);
+    const of = (id: string) => seen.filter((x) => x.startsWith(id.slice(0, 12))).map((x) => x.split(' ')[1]);
+    const lifecycle = ['CONTAINER_CREATED_EVENT', 'CONTAINER_STARTED_EVENT', 'CONTAINER_STOPPED_EVENT', 'CONTAINER_DELETED_EVENT'];
+    expect(of(containerId)).toEqual(lifecycle);
+    expect(of(quick.containerId)).toEqual(lifecycle);
   });
 
   it('reports runtime and network status, runtime config and pod stats', async () => {

@@ -432,6 +432,7 @@ describe.each(['spdy', 'websocket'] as const)('startPortForward over %s', (trans
 
 describe('startPortForward', () => {
   it('over SPDY returns the answer to a client that half-closes after sending', async () => {
+    configure({});
     const session = await startPortForward(`${base}/portforward`, [{ localPort: 0, remotePort: echoPort }], { transport: 'spdy' });
     try {
       const sock = net.connect({ port: session.ports[0]!.localPort, host: '127.0.0.1', allowHalfOpen: true });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CgroupReader, detectCgroupVersion, sharesToWeight } from '../../src/runtime/oci/cgroups.js';
+import { CgroupReader, detectCgroupVersion } from '../../src/runtime/oci/cgroups.js';
 import { parseSyncMessage } from '../../src/runtime/oci/conmon.js';
 import { ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { demuxAttachMessage } from '../../src/runtime/exec/attach-client.js';
@@ -51,24 +51,6 @@ describe('cgroup stats from fixture trees', () => {
 
   it('returns undefined for a cgroup that does not exist', async () => {
     expect(await new CgroupReader(join(dir, 'v2')).stats('/pods/none')).toBeUndefined();
-  });
-
-  it('names the resource files per version', () => {
-    const res = { cpu: { shares: 1024, quota: 50000, period: 100000, cpus: '0-1' }, memory: { limit: 1024 } };
-    expect(new CgroupReader('/cg', 1).resourceFiles('/p/c', res)).toEqual([
-      ['/cg/cpu/p/c/cpu.shares', '1024'],
-      ['/cg/cpu/p/c/cpu.cfs_period_us', '100000'],
-      ['/cg/cpu/p/c/cpu.cfs_quota_us', '50000'],
-      ['/cg/cpuset/p/c/cpuset.cpus', '0-1'],
-      ['/cg/memory/p/c/memory.limit_in_bytes', '1024'],
-    ]);
-    expect(new CgroupReader('/cg', 2).resourceFiles('/p/c', res)).toEqual([
-      ['/cg/p/c/cpu.weight', String(sharesToWeight(1024))],
-      ['/cg/p/c/cpu.max', '50000 100000'],
-      ['/cg/p/c/cpuset.cpus', '0-1'],
-      ['/cg/p/c/memory.max', '1024'],
-    ]);
-    expect([sharesToWeight(2), sharesToWeight(262144)]).toEqual([1, 10000]);
   });
 });
 

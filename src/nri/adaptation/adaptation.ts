@@ -285,7 +285,10 @@ export class Adaptation {
     );
     for (const a of answers) {
       if (a.err) throw new AdjustmentError(`${what}: validator plugin ${a.p.fullName} failed: ${a.err.message}`, { cause: a.err });
-      if (!a.rpl) throw new AdjustmentError(`${what}: validator plugin ${a.p.fullName} failed: ${a.p.closeReason ?? 'disconnected'}`);
+      if (!a.rpl) {
+        if (a.p.closed) throw new AdjustmentError(`${what}: validator plugin ${a.p.fullName} failed: ${a.p.closeReason ?? 'disconnected'}`);
+        continue; // the plugin turned out not to implement validation
+      }
       if (a.rpl.reject) throw new AdjustmentError(`${what}: validator plugin ${a.p.fullName} rejected it: ${a.rpl.reason || 'no reason given'}`);
     }
   }

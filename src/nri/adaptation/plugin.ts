@@ -9,7 +9,7 @@ import type * as nri from '../../api/nri.js';
 import { Mux, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN } from '../mux/mux.js';
 import { PLUGIN_SERVICE, RUNTIME_SERVICE, type NriCodec, type PluginMethod, type PluginMethods } from '../protocol.js';
 import { Code, MESSAGE_LENGTH_MAX, TtrpcClient, TtrpcClosedError, TtrpcProtocolError, TtrpcServer, TtrpcStatusError, type Envelopes } from '../ttrpc/index.js';
-import { VALID_EVENTS, isSet, type EventName } from './events.js';
+import { VALID_EVENTS, eventBit, isSet, type EventName } from './events.js';
 
 export type LogFn = (level: 'debug' | 'info' | 'warn' | 'error', msg: string) => void;
 
@@ -214,10 +214,16 @@ export class RuntimePlugin {
     try {
       return await this.call(method, req);
     } catch (err) {
-      if (err instanceof TtrpcStatusError && err.code === Code.UNIMPLEMENTED && STATE_CHANGE_EVENTS.has(event)) {
-        this.legacy = true;
-        this.host.log('info', `plugin ${this.fullName} lacks ${method}, using StateChange for it from now on`);
-        return this.stateChange(event, req);
+      if (err instanceof TtrpcStatusError && err.code === Code.UNIMPLEMENTED) {
+        if (STATE_CHANGE_EVENTS.has(event)) {
+          this.legacy = true;
+          this.host.log('info', `plugin ${this.fullName} lacks ${method}, using StateChange for it from now on`);
+          return this.stateChange(event, req);
+        }
+        // An older plugin that asked for "all events" (mask 0) cannot handle this one: stop sending it.
+        this.events &= ~eventBit(event);
+        this.host.log('info', `plugin ${this.fullName} lacks ${method}, unsubscribed from it`);
+        return undefined;
       }
       return this.handleError(method, err);
     }

@@ -182,7 +182,15 @@ export class ContainerService {
       if (conmonPid > 0 && (await pidAlive(conmonPid))) return record;
       if (record.pid > 0 && (await pidAlive(record.pid))) return record;
     }
-    return this.ctx.containers.update(record.id, (current) => exitTransition(current, exit, nowNs()));
+    let exited = false;
+    const next = await this.ctx.containers.update(record.id, (current) => {
+      const after = exitTransition(current, exit, nowNs());
+      exited = after !== current;
+      return after;
+    });
+    // Only the process that wrote the transition reports it, so the event is emitted once.
+    if (exited) await this.ctx.events.append({ containerId: next.id, podSandboxId: next.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+    return next;
   }
 
   async get(idOrPrefix: string | undefined): Promise<ContainerRecord> {
@@ -219,9 +227,9 @@ export class ContainerService {
     await this.markStopped(id);
   }
 
+  /** Records the exit (refresh emits the STOPPED event). */
   private async markStopped(id: string): Promise<void> {
-    const record = await this.refresh(await this.ctx.containers.mustGet(id));
-    await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+    await this.refresh(await this.ctx.containers.mustGet(id));
   }
 
   /** True once conmon recorded the exit (or the process is gone). */

@@ -17,7 +17,7 @@ export interface CgroupStats {
   oomKills?: number;
 }
 
-/** OCI linux.resources subset that CRI's LinuxContainerResources maps to. */
+/** OCI linux.resources subset (the JSON `runc update --resources -` takes; runc writes the v1 or v2 files, converting shares to weight on v2). */
 export interface LinuxResourcesUpdate {
   cpu?: { shares?: number; quota?: number; period?: number; cpus?: string; mems?: string };
   memory?: { limit?: number; swap?: number };
@@ -82,37 +82,6 @@ export class CgroupReader {
       oomKills: events?.has('oom_kill') ? Number(events.get('oom_kill')) : undefined,
     };
   }
-
-  /** The files UpdateContainerResources changes, with the values as this cgroup version spells them. */
-  resourceFiles(cgroupsPath: string, res: LinuxResourcesUpdate): Array<[string, string]> {
-    const out: Array<[string, string]> = [];
-    const cpu = res.cpu ?? {};
-    const mem = res.memory ?? {};
-    if (this.version === 1) {
-      const c = this.dir('cpu', cgroupsPath);
-      if (cpu.shares) out.push([join(c, 'cpu.shares'), String(cpu.shares)]);
-      if (cpu.period) out.push([join(c, 'cpu.cfs_period_us'), String(cpu.period)]);
-      if (cpu.quota) out.push([join(c, 'cpu.cfs_quota_us'), String(cpu.quota)]);
-      if (cpu.cpus) out.push([join(this.dir('cpuset', cgroupsPath), 'cpuset.cpus'), cpu.cpus]);
-      if (cpu.mems) out.push([join(this.dir('cpuset', cgroupsPath), 'cpuset.mems'), cpu.mems]);
-      if (mem.limit) out.push([join(this.dir('memory', cgroupsPath), 'memory.limit_in_bytes'), String(mem.limit)]);
-    } else {
-      const d = this.dir('', cgroupsPath);
-      if (cpu.shares) out.push([join(d, 'cpu.weight'), String(sharesToWeight(cpu.shares))]);
-      if (cpu.quota || cpu.period) out.push([join(d, 'cpu.max'), `${cpu.quota && cpu.quota > 0 ? cpu.quota : 'max'} ${cpu.period || 100000}`]);
-      if (cpu.cpus) out.push([join(d, 'cpuset.cpus'), cpu.cpus]);
-      if (cpu.mems) out.push([join(d, 'cpuset.mems'), cpu.mems]);
-      if (mem.limit) out.push([join(d, 'memory.max'), String(mem.limit)]);
-      for (const [k, v] of Object.entries(res.unified ?? {})) out.push([join(d, k), v]);
-    }
-    return out;
-  }
-}
-
-/** runc's conversion from cgroup v1 cpu.shares [2..262144] to v2 cpu.weight [1..10000]. */
-export function sharesToWeight(shares: number): number {
-  if (shares === 0) return 0;
-  return Math.floor(1 + ((shares - 2) * 9999) / 262142);
 }
 
 export function parseFlatKeyed(text: string): Map<string, bigint> {

@@ -1,0 +1,244 @@
+// The daemon's streaming server end to end: the daemon runs in-process over
+// the embedded engine (temp root/state, our own CNI bridge, a busybox image
+// built from busybox-static), a client drives it over gRPC (RemoteBackend to
+// the daemon socket) and streams over WebSocket and SPDY with our own
+// streaming client, into real containers run by runc and conmon.
+import http from 'node:http';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RemoteBackend } from '../../src/client/remote.js';
+import { EmbeddedBackend } from '../../src/client/embedded.js';
+import { adminExtras, adminInfo } from '../../src/client/admin-client.js';
+import { runRemoteCommand, startPortForward } from '../../src/client/streaming/index.js';
+import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { createLogger } from '../../src/daemon/logger.js';
+import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
+import { IsulatsError } from '../../src/runtime/errors.js';
+import { BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+
+const TOKEN_TTL_MS = 3_000;
+
+function sink(): { stream: PassThrough; text: () => string; bytes: () => Buffer } {
+  const stream = new PassThrough();
+  const parts: Buffer[] = [];
+  stream.on('data', (b: Buffer) => parts.push(b));
+  return { stream, text: () => Buffer.concat(parts).toString(), bytes: () => Buffer.concat(parts) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('isulats daemon: streaming over the embedded engine', () => {
+  let fx: RuntimeFixture;
+  let daemon: Daemon;
+  let client: RemoteBackend;
+  let endpoint: string;
+  let podSandboxId = '';
+  let web = '';
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    fx = await openFixture();
+    const base = resolveDaemonConfig({}, {
+      socket: join(fx.dir, 'd.sock'), pidfile: join(fx.dir, 'd.pid'), root: fx.options.root, state: fx.options.state,
+    });
+    daemon = await startDaemon({
+      // Port 0: a free port, so tests never clash with a daemon on 10350.
+      config: { ...base, websocketServerListeningPort: 0 },
+      backendFactory: async () => new EmbeddedBackend(fx.engine, `embedded (${fx.options.root})`),
+      log: createLogger('debug', (line) => logs.push(line)),
+      shutdownGraceMs: 5_000,
+      streaming: { tokenTtlMs: TOKEN_TTL_MS },
+    });
+    endpoint = daemon.endpoints[0]!;
+    client = new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 30_000 });
+    const pod = podConfig('stream');
+    ({ podSandboxId } = await client.runPodSandbox({ config: pod }));
+    ({ containerId: web } = await client.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: {
+        metadata: { name: 'web' },
+        image: { image: BUSYBOX_REF },
+        command: ['sh', '-c', 'mkdir -p /www && echo hello-from-pod > /www/index.html && httpd -p 8080 -h /www && exec sleep 3600'],
+      },
+    }));
+    await client.startContainer({ containerId: web });
+  }, 180_000);
+
+  afterAll(async () => {
+    if (podSandboxId) {
+      await client?.stopPodSandbox({ podSandboxId }).catch(() => undefined);
+      await client?.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+    await client?.close();
+    await daemon?.stop();
+    if (fx) {
+      // The daemon closed the engine it served; clean up through a fresh one.
+      await fx.reopen();
+      const net = fx.net;
+      const dir = fx.dir;
+      const state = fx.options.state;
+      expect(await readdir(join(state, 'exec')).catch(() => [])).toEqual([]);
+      expect(await leases(net)).toEqual([]);
+      await fx.dispose();
+      expect(await mountsUnder(dir)).toEqual([]);
+    }
+  }, 120_000);
+
+  it('serves its streaming URLs from 127.0.0.1 on the configured port', () => {
+    expect(daemon.streamingUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  for (const transport of ['websocket', 'spdy'] as const) {
+    it(`runs exec with stdin, stdout, stderr and the exit code over ${transport}`, async () => {
+      const { url } = await client.exec({ containerId: web, cmd: ['sh', '-c', 'cat; echo to-stderr >&2; exit 3'], stdin: true, stdout: true, stderr: true });
+      expect(url.startsWith(`${daemon.streamingUrl}/exec/`)).toBe(true);
+      const out = sink();
+      const err = sink();
+      const res = await runRemoteCommand(url, { transport, stdin: Readable.from([Buffer.from(`piped over ${transport}\n`)]), stdout: out.stream, stderr: err.stream, tty: false });
+      expect(res).toEqual({ exitCode: 3, transport });
+      expect(out.text()).toBe(`piped over ${transport}\n`);
+      expect(err.text()).toBe('to-stderr\n');
+    });
+
+    it(`runs exec on a TTY and applies resizes over ${transport}`, async () => {
+      const { url } = await client.exec({ containerId: web, cmd: ['sh'], stdin: true, stdout: true, tty: true });
+      const stdin = new PassThrough();
+      const out = sink();
+      let resized!: () => void;
+      const second = new Promise<void>((r) => (resized = r));
+      async function* sizes() {
+        yield { width: 90, height: 33 };
+        await second;
+        yield { width: 120, height: 50 };
+      }
+      const done = runRemoteCommand(url, { transport, stdin, stdout: out.stream, tty: true, resize: sizes() });
+      await sleep(700);
+      stdin.write('[ -t 0 ] && echo is-a-tty; stty size\n');
+      await waitText(out.text, '33 90');
+      resized();
+      await sleep(500);
+      stdin.write('stty size; exit 5\n');
+      expect((await done).exitCode).toBe(5);
+      expect(out.text()).toContain('is-a-tty');
+      expect(out.text()).toContain('50 120');
+    });
+  }
+
+  it('attaches to a container with stdin over spdy and websocket', async () => {
+    const pod = podConfig('stream');
+    const { containerId } = await client.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'reader' }, image: { image: BUSYBOX_REF }, command: ['sh', '-c', 'while read l; do echo "got $l"; done; echo bye'], stdin: true },
+    });
+    await client.startContainer({ containerId });
+    try {
+      const first = sink();
+      const stdin1 = new PassThrough();
+      const { url: url1 } = await client.attach({ containerId, stdin: true, stdout: true });
+      const session1 = runRemoteCommand(url1, { transport: 'websocket', stdin: stdin1, stdout: first.stream, tty: false });
+      await sleep(300);
+      stdin1.write('one\n');
+      await waitText(first.text, 'got one');
+      // v5 closes our stdin channel only; the container's stdin stays open (no stdinOnce).
+      stdin1.end();
+      expect((await session1).exitCode).toBe(0);
+
+      const second = sink();
+      const { url: url2 } = await client.attach({ containerId, stdin: true, stdout: true });
+      const res = await runRemoteCommand(url2, { transport: 'spdy', stdin: Readable.from([Buffer.from('two\n')]), stdout: second.stream, tty: false });
+      expect(res.exitCode).toBe(0);
+      expect(second.text()).toContain('got two');
+    } finally {
+      await client.removeContainer({ containerId }).catch(() => undefined);
+    }
+  });
+
+  for (const transport of ['spdy', 'websocket'] as const) {
+    it(`forwards a port to busybox httpd in the pod over ${transport}`, async () => {
+      const { url } = await client.portForward({ podSandboxId, port: [8080] });
+      expect(url.startsWith(`${daemon.streamingUrl}/portforward/`)).toBe(true);
+      const session = await startPortForward(url, [{ localPort: 0, remotePort: 8080 }], { transport });
+      try {
+        const body = await waitForHttp(session.ports[0]!.localPort);
+        expect(body).toBe('hello-from-pod\n');
+      } finally {
+        await session.close();
+      }
+    });
+  }
+
+  it('accepts a streaming URL once, and not after it expired', async () => {
+    const req = { containerId: web, cmd: ['true'], stdout: true };
+    const { url } = await client.exec(req);
+    expect((await runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).exitCode).toBe(0);
+    await expect(runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
+    const { url: late } = await client.exec(req);
+    await sleep(TOKEN_TTL_MS + 200);
+    await expect(runRemoteCommand(late, { transport: 'spdy', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
+  });
+
+  it('answers Exec for unknown containers and bad stream options with the right codes', async () => {
+    await expect(client.exec({ containerId: 'f'.repeat(64), cmd: ['true'], stdout: true })).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(client.exec({ containerId: web, cmd: ['true'], stdout: true, stderr: true, tty: true })).rejects.toMatchObject({ kind: 'invalid-argument' });
+    await expect(client.portForward({ podSandboxId: 'f'.repeat(64), port: [80] })).rejects.toMatchObject({ kind: 'not-found' });
+  });
+
+  it('carries 100 concurrent exec sessions, each payload byte for byte', async () => {
+    const runs = Array.from({ length: 100 }, async (_, i) => {
+      const payload = Buffer.from(`${i}:`.padEnd(4096 + i * 13, String.fromCharCode(97 + (i % 26))));
+      const { url } = await client.exec({ containerId: web, cmd: ['cat'], stdin: true, stdout: true });
+      const out = sink();
+      const transport = i % 2 ? 'spdy' : 'websocket';
+      // WebSocket v5 half-closes stdin; SPDY sends FIN: both let cat see EOF.
+      const res = await runRemoteCommand(url, { transport, stdin: Readable.from([payload]), stdout: out.stream, tty: false, timeoutMs: 120_000 });
+      return res.exitCode === 0 && out.bytes().equals(payload);
+    });
+    const results = await Promise.all(runs);
+    expect(results.filter((ok) => !ok).length).toBe(0);
+  }, 240_000);
+
+  it('serves the admin service next to CRI', async () => {
+    const info = await adminInfo(endpoint, 10_000);
+    expect(info.streamingUrl).toBe(daemon.streamingUrl);
+    expect(info.endpoints).toEqual(daemon.endpoints);
+    expect(info.conditions.map((c) => c.type)).toEqual(['RuntimeReady', 'NetworkReady']);
+    const extras = adminExtras(endpoint, 10_000)!;
+    const pids = await extras.topContainer!(web);
+    expect(pids.length).toBeGreaterThan(0);
+    await expect(extras.killContainer!('f'.repeat(64), 'SIGTERM')).rejects.toBeInstanceOf(IsulatsError);
+  });
+});
+
+async function waitText(text: () => string, needle: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!text().includes(needle)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(needle)} in ${JSON.stringify(text())}`);
+    await sleep(50);
+  }
+}
+
+/** GET / through the forwarded port; httpd may still be starting, so a few bounded tries. */
+async function waitForHttp(port: number): Promise<string> {
+  let last: unknown;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false, timeout: 5_000 }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (d: Buffer) => parts.push(d));
+          res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(parts).toString()) : reject(new Error(`HTTP ${res.statusCode}`))));
+        });
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.on('error', reject);
+      });
+    } catch (err) {
+      last = err;
+      await sleep(250);
+    }
+  }
+  throw last;
+}

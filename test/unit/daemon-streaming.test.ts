@@ -1,0 +1,300 @@
+// The daemon's streaming server over real sockets, driven by our own clients
+// (runRemoteCommand, startPortForward) and by `ws` directly, with a scripted
+// runtime behind it (pure logic: the engine-backed path is in
+// test/integration/daemon-streaming.test.ts).
+import net from 'node:net';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { StreamIO } from '../../src/client/backend.js';
+import { RemoteCommandError, runRemoteCommand, startPortForward } from '../../src/client/streaming/index.js';
+import { StreamingServer } from '../../src/daemon/streaming/server.js';
+import { TokenCache } from '../../src/daemon/streaming/token-cache.js';
+import type { StreamingRuntime } from '../../src/daemon/streaming/types.js';
+import { decodeChannelMessage, encodeChannelMessage } from '../../src/protocols/k8s-channel/index.js';
+
+/** A scripted process: cmd[0] names what it does. */
+async function fakeExec(cmd: string[], io: StreamIO): Promise<number> {
+  const [what, a, b] = cmd;
+  if (what === 'fail') throw new Error('boom: no such container');
+  if (what === 'print') {
+    io.stdout?.write(a ?? '');
+    io.stderr?.write('err\n');
+    return Number(b ?? 0);
+  }
+  if (what === 'tty') {
+    void (async () => { for await (const s of io.resize ?? []) io.stdout?.write(`[${s.width}x${s.height}]`); })();
+    await new Promise<void>((resolve) => {
+      io.stdin?.on('data', (d: Buffer) => io.stdout?.write(d));
+      io.stdin?.on('end', () => resolve());
+    });
+    return 0;
+  }
+  // echo: stdin to stdout, exit code cmd[1].
+  await new Promise<void>((resolve) => {
+    if (!io.stdin) return resolve();
+    io.stdin.on('data', (d: Buffer) => io.stdout?.write(d));
+    io.stdin.on('end', () => resolve());
+  });
+  return Number(a ?? 0);
+}
+
+let echoServer: net.Server;
+let echoPort = 0;
+const runtime: StreamingRuntime = {
+  exec: (req, io) => fakeExec(req.cmd ?? [], io),
+  attach: async (_req, io) => { io.stdout?.write('attached\n'); return 9; },
+  portForward: (_pod, port) => new Promise((resolve, reject) => {
+    const s = net.connect({ host: '127.0.0.1', port: port === 80 ? echoPort : 1, allowHalfOpen: true });
+    s.once('connect', () => resolve(s));
+    s.once('error', reject);
+  }),
+};
+
+function sink(): { stream: PassThrough; text: () => string; bytes: () => Buffer } {
+  const stream = new PassThrough();
+  const parts: Buffer[] = [];
+  stream.on('data', (b: Buffer) => parts.push(b));
+  return { stream, text: () => Buffer.concat(parts).toString(), bytes: () => Buffer.concat(parts) };
+}
+
+describe('TokenCache', () => {
+  it('hands a value out once', () => {
+    const c = new TokenCache<string>();
+    const t = c.insert('x');
+    expect(t).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(c.consume(t)).toBe('x');
+    expect(c.consume(t)).toBeUndefined();
+  });
+  it('forgets tokens after the TTL', () => {
+    let now = 1000;
+    const c = new TokenCache<string>(60_000, 10, () => now);
+    const t = c.insert('x');
+    now += 60_001;
+    expect(c.consume(t)).toBeUndefined();
+    expect(c.size).toBe(0);
+  });
+  it('refuses new tokens beyond the in-flight bound', () => {
+    const c = new TokenCache<number>(60_000, 2);
+    c.insert(1);
+    c.insert(2);
+    expect(() => c.insert(3)).toThrow(/too many streaming requests/);
+  });
+});
+
+describe('StreamingServer', () => {
+  let server: StreamingServer;
+
+  beforeAll(async () => {
+    // Answers each chunk in upper case at once, and says "bye" after the client's EOF.
+    echoServer = net.createServer({ allowHalfOpen: true }, (s) => {
+      s.on('data', (d: Buffer) => s.write(d.toString().toUpperCase()));
+      s.on('end', () => s.end('bye'));
+    });
+    await new Promise<void>((r) => echoServer.listen(0, '127.0.0.1', () => r()));
+    echoPort = (echoServer.address() as net.AddressInfo).port;
+    server = await StreamingServer.start({ runtime, port: 0, tokenTtlMs: 400 });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    echoServer?.close();
+  });
+
+  const exec = (cmd: string[], o: { stdin?: boolean; stdout?: boolean; stderr?: boolean; tty?: boolean } = {}) =>
+    server.getExec({ containerId: 'c1', cmd, stdin: !!o.stdin, stdout: o.stdout ?? true, stderr: o.stderr ?? false, tty: !!o.tty }).url;
+
+  it('hands out URLs of the form http://127.0.0.1:<port>/exec/<token>', () => {
+    expect(exec(['print'])).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/exec\/[A-Za-z0-9_-]{22}$/);
+    expect(server.getAttach({ containerId: 'c1', stdout: true }).url).toMatch(/\/attach\//);
+    expect(server.getPortForward({ podSandboxId: 'p1', port: [80] }).url).toMatch(/\/portforward\//);
+  });
+
+  for (const transport of ['websocket', 'spdy'] as const) {
+    it(`runs exec with stdin, stdout, stderr and the exit code over ${transport}`, async () => {
+      const out = sink();
+      const err = sink();
+      const url = exec(['echo', '3'], { stdin: true, stderr: true });
+      const res = await runRemoteCommand(url, { transport, stdin: Readable.from([Buffer.from('hello '), Buffer.from('world')]), stdout: out.stream, stderr: err.stream, tty: false });
+      expect(res).toEqual({ exitCode: 3, transport });
+      expect(out.text()).toBe('hello world');
+    });
+
+    it(`passes resizes on a TTY over ${transport}`, async () => {
+      const out = sink();
+      async function* sizes() {
+        yield { width: 80, height: 24 };
+        await new Promise((r) => setTimeout(r, 50));
+        yield { width: 100, height: 40 };
+      }
+      const stdin = new PassThrough();
+      const url = exec(['tty'], { stdin: true, tty: true });
+      const done = runRemoteCommand(url, { transport, stdin, stdout: out.stream, tty: true, resize: sizes() });
+      await new Promise((r) => setTimeout(r, 300));
+      stdin.end('typed');
+      expect((await done).exitCode).toBe(0);
+      expect(out.text()).toContain('[80x24]');
+      expect(out.text()).toContain('[100x40]');
+      expect(out.text()).toContain('typed');
+    });
+
+    it(`reports a runtime failure as an error over ${transport}`, async () => {
+      await expect(runRemoteCommand(exec(['fail']), { transport, stdout: sink().stream, tty: false })).rejects.toThrow(RemoteCommandError);
+    });
+
+    it(`reports attach as Success whatever the process's code over ${transport}`, async () => {
+      const out = sink();
+      const url = server.getAttach({ containerId: 'c1', stdout: true }).url;
+      expect((await runRemoteCommand(url, { transport, stdout: out.stream, tty: false })).exitCode).toBe(0);
+      expect(out.text()).toBe('attached\n');
+    });
+  }
+
+  it('accepts a URL once', async () => {
+    const url = exec(['print', 'x', '0']);
+    await runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false });
+    await expect(runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).rejects.toThrow(/404|token/);
+    await expect(runRemoteCommand(url, { transport: 'spdy', stdout: sink().stream, tty: false })).rejects.toThrow(/404|token/);
+  });
+
+  it('refuses a URL that was not used within the TTL', async () => {
+    const url = exec(['print', 'x', '0']);
+    await new Promise((r) => setTimeout(r, 500));
+    await expect(runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
+  });
+
+  it('refuses a token presented on the wrong path', async () => {
+    const url = exec(['print', 'x', '0']).replace('/exec/', '/attach/');
+    await expect(runRemoteCommand(url, { transport: 'spdy', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
+  });
+
+  const wsProtocols: Array<[string, boolean, 'json' | 'text']> = [
+    ['v5.channel.k8s.io', false, 'json'],
+    ['v4.channel.k8s.io', false, 'json'],
+    ['v4.base64.channel.k8s.io', true, 'json'],
+    ['channel.k8s.io', false, 'text'],
+    ['base64.channel.k8s.io', true, 'text'],
+  ];
+  for (const [protocol, base64, format] of wsProtocols) {
+    it(`speaks the ${protocol} WebSocket subprotocol`, async () => {
+      const url = exec(['print', 'out', '2'], { stderr: true }).replace('http:', 'ws:');
+      const ws = new WebSocket(url, [protocol]);
+      const got: Record<number, string> = {};
+      ws.on('message', (data: Buffer, isBinary: boolean) => {
+        const m = decodeChannelMessage(base64 && !isBinary ? data.toString('latin1') : data, base64 && !isBinary);
+        got[m.channel] = (got[m.channel] ?? '') + m.data.toString();
+      });
+      await new Promise((r) => ws.once('close', r));
+      expect(ws.protocol).toBe(protocol);
+      expect(got[1]).toBe('out');
+      expect(got[2]).toBe('err\n');
+      if (format === 'json') {
+        expect(JSON.parse(got[3]!)).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '2' }] } });
+      } else {
+        expect(got[3]).toMatch(/exit status 2/);
+      }
+    });
+  }
+
+  it('ends stdin on the v5 close signal', async () => {
+    const url = exec(['echo', '0'], { stdin: true }).replace('http:', 'ws:');
+    const ws = new WebSocket(url, ['v5.channel.k8s.io']);
+    let out = '';
+    let status = '';
+    ws.on('message', (d: Buffer) => {
+      const m = decodeChannelMessage(d, false);
+      if (m.channel === 1) out += m.data.toString();
+      if (m.channel === 3) status += m.data.toString();
+    });
+    await new Promise((r) => ws.once('open', r));
+    ws.send(encodeChannelMessage(0, Buffer.from('abc'), false));
+    ws.send(Buffer.from([255, 0]));
+    await new Promise((r) => ws.once('close', r));
+    expect(out).toBe('abc');
+    expect(JSON.parse(status).status).toBe('Success');
+  });
+
+  it('answers a plain GET on a streaming URL with 400', async () => {
+    const res = await fetch(exec(['print']));
+    expect(res.status).toBe(400);
+  });
+
+  it('forwards a port with half-close over spdy', async () => {
+    const url = server.getPortForward({ podSandboxId: 'p1', port: [80] }).url;
+    const session = await startPortForward(url, [{ localPort: 0, remotePort: 80 }], { transport: 'spdy' });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const s = net.connect({ port: session.ports[0]!.localPort, host: '127.0.0.1', allowHalfOpen: true });
+        const parts: Buffer[] = [];
+        s.on('data', (d: Buffer) => parts.push(d));
+        s.on('end', () => resolve(Buffer.concat(parts).toString()));
+        s.on('error', reject);
+        s.end('ping over the tunnel');
+      });
+      expect(answer).toBe('PING OVER THE TUNNEL' + 'bye');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('forwards a port over websocket', async () => {
+    const url = server.getPortForward({ podSandboxId: 'p1', port: [80] }).url;
+    const session = await startPortForward(url, [{ localPort: 0, remotePort: 80 }], { transport: 'websocket' });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const s = net.connect({ port: session.ports[0]!.localPort, host: '127.0.0.1' });
+        let got = '';
+        s.on('data', (d: Buffer) => {
+          got += d.toString();
+          if (got.length >= 20) {
+            s.destroy();
+            resolve(got);
+          }
+        });
+        s.on('error', reject);
+        s.write('ping over the tunnel');
+      });
+      expect(answer).toBe('PING OVER THE TUNNEL');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('reports a port it cannot reach on the error stream', async () => {
+    const url = server.getPortForward({ podSandboxId: 'p1', port: [81] }).url;
+    const errors: Error[] = [];
+    const session = await startPortForward(url, [{ localPort: 0, remotePort: 81 }], { transport: 'spdy', onError: (e) => errors.push(e) });
+    try {
+      await new Promise<void>((resolve) => {
+        const s = net.connect({ port: session.ports[0]!.localPort, host: '127.0.0.1' });
+        s.on('close', () => resolve());
+        s.on('error', () => {});
+      });
+      expect(errors.map((e) => e.message).join()).toMatch(/error forwarding port 81 to pod p1/);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('carries 100 concurrent sessions without losing a byte', async () => {
+    // Default TTL here: the sessions queue up behind each other on this 2-core machine.
+    const big = await StreamingServer.start({ runtime, port: 0 });
+    const exec = (cmd: string[], o: { stdin: boolean }) => big.getExec({ containerId: 'c1', cmd, stdin: o.stdin, stdout: true }).url;
+    const runs = Array.from({ length: 100 }, async (_, i) => {
+      const payload = Buffer.alloc(64 * 1024 + i, `session-${i}-`);
+      const out = sink();
+      const transport = i % 2 ? 'spdy' : 'websocket';
+      const res = await runRemoteCommand(exec(['echo', String(i % 7)], { stdin: true }), {
+        transport, stdin: Readable.from([payload.subarray(0, 1000), payload.subarray(1000)]), stdout: out.stream, tty: false,
+      });
+      expect(res.exitCode).toBe(i % 7);
+      expect(out.bytes().equals(payload)).toBe(true);
+    });
+    try {
+      await Promise.all(runs);
+      expect(big.pendingTokens).toBe(0);
+    } finally {
+      await big.close();
+    }
+  }, 60_000);
+});
