@@ -19,6 +19,7 @@ import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { waitFor } from '../rig/wait.js';
+import { runCli } from '../rig/cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -180,6 +181,51 @@ describe('isulats daemon over a real runtime', () => {
     const a = await rawCall(socket, 'v1', 'RuntimeService', 'Version', {}, { 'grpc.default_authority': socket });
     expect(a.code).toBe(0);
     expect(a.res.runtimeName).toBe('containerd');
+  });
+});
+
+describe('a daemon serving only runtime.v1alpha2 (enable-cri-v1: false)', () => {
+  let dir: string;
+  let socket: string;
+  let daemon: Daemon;
+
+  beforeAll(async () => {
+    const rig = rigEnv();
+    dir = await makeTempDir('ist-da-');
+    socket = join(dir, 'd.sock');
+    const config = resolveDaemonConfig({ enableCriV1: false }, { socket, pidfile: join(dir, 'd.pid'), root: join(dir, 'root'), state: join(dir, 'state') });
+    daemon = await startDaemon({
+      config,
+      backendFactory: async () => new RemoteBackend({ runtimeEndpoint: rig.ISULATS_TEST_CONTAINERD, timeoutMs: 60_000 }),
+      log: createLogger('error', () => {}),
+      shutdownGraceMs: 5_000,
+    });
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+    if (dir) await removeTempDir(dir);
+  });
+
+  it('is found by a client that tries v1 first and falls back on UNIMPLEMENTED', async () => {
+    const client = new RemoteBackend({ runtimeEndpoint: `unix://${socket}`, timeoutMs: 10_000 });
+    try {
+      const v = await client.version({ version: 'v1' });
+      expect(v.runtimeApiVersion).toBe('v1alpha2');
+      expect(await client.apiVersion()).toBe('v1alpha2');
+      expect(Array.isArray((await client.listImages({})).images)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves the CLI unchanged: version and pods through the fallback', async () => {
+    const v = await runCli(['-r', `unix://${socket}`, 'version']);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/RuntimeApiVersion:\s+v1alpha2/);
+    const pods = await runCli(['-r', `unix://${socket}`, 'pods', '-o', 'json']);
+    expect(pods.code).toBe(0);
+    expect(JSON.parse(pods.stdout)).toHaveProperty('items');
   });
 });
 

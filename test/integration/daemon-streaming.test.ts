@@ -153,6 +153,7 @@ describe('isulats daemon: streaming over the embedded engine', () => {
       expect(res.exitCode).toBe(0);
       expect(second.text()).toContain('got two');
     } finally {
+      await client.stopContainer({ containerId, timeout: '0' }).catch(() => undefined);
       await client.removeContainer({ containerId }).catch(() => undefined);
     }
   });
