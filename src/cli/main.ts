@@ -33,8 +33,12 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   const found = findCommand(rest);
-  if (!found) throw new Error(`unknown command "${rest[0]}" (see isulats --help)`);
   const { COMMANDS } = await import('./registry.js');
+  if (!found) {
+    // A topic on its own (`isulats nri`) shows the topic's commands.
+    if (Object.keys(COMMANDS).some((id) => id.startsWith(`${rest[0]} `))) return showHelp([rest[0]]);
+    throw new Error(`unknown command "${rest[0]}" (see isulats --help)`);
+  }
   const spec = (await COMMANDS[found.id]()).default;
   const cmdArgv = found.rest;
   const dashdash = cmdArgv.indexOf('--');

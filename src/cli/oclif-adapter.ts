@@ -44,11 +44,11 @@ export async function loadOclifConfig(): Promise<Config> {
     } as any,
   });
   // Register our classes directly rather than through a module path, which a bundle would not have.
-  (config as any).plugins.get('isulats')?.commandsDir;
   const plugin = (config as any).rootPlugin ?? [...(config as any).plugins.values()][0];
-  plugin._commandsFromSpecs = commands;
-  plugin.commands = Object.entries(commands).map(([id, c]) => ({ ...cached(id, c), load: async () => c }));
+  // oclif keys topics with ':' internally ("nri plugins" is "nri:plugins").
+  plugin.commands = Object.entries(commands).map(([id, c]) => ({ ...cached(id.replace(/ /g, ':'), c), load: async () => c }));
   (config as any).loadCommands?.(plugin);
+  (config as any).loadTopics?.(plugin);
   return config;
 }
 

@@ -48,6 +48,7 @@ export const COMMANDS: Record<string, Loader> = {
   login: () => import('../commands/login.js'),
   logout: () => import('../commands/logout.js'),
   daemon: () => import('../commands/daemon.js'),
+  'nri plugins': () => import('../commands/nri/plugins.js'),
 };
 
 /** crictl's aliases (image/img for images, ...). */

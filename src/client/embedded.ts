@@ -30,7 +30,7 @@ export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?
   const cfg = opts.daemonConfig ?? (await cliEngineConfig(opts));
   const { Engine } = await import('../runtime/engine.js');
   const engine = await Engine.open(engineOptions(cfg, (m) => opts.debug?.(`warning: ${m}`)));
-  return new EmbeddedBackend(engine, `embedded (${cfg.root})`);
+  return new EmbeddedBackend(engine, `embedded (${cfg.root})`, cfg);
 }
 
 async function cliEngineConfig(opts: BackendOptions): Promise<DaemonConfig> {
@@ -63,7 +63,7 @@ export class EmbeddedBackend {
   readonly kind = 'embedded' as const;
   readonly extras: IsulatsExtras;
 
-  constructor(readonly engine: Engine, readonly target: string) {
+  constructor(readonly engine: Engine, readonly target: string, private readonly cfg?: DaemonConfig) {
     for (const m of CRI_METHODS) (this as any)[m] = (engine as any)[m].bind(engine);
     const images = engine.ctx.images;
     this.extras = {
@@ -72,6 +72,14 @@ export class EmbeddedBackend {
       saveImages: (refs, p, f) => images.save(refs, p, f as any),
       importImage: (p, ref) => images.importRootfs(p, ref),
       buildImage: (dir, ref, cfg) => images.buildFromRootfs(dir, ref, cfg as any),
+      // No process lives long enough here to own the NRI socket: list the pre-installed plugins configured.
+      nriPlugins: async () => {
+        const nri = this.cfg?.nri;
+        if (!nri) return [];
+        const { discoverPlugins } = await import('../nri/adaptation/discovery.js');
+        const found = await discoverPlugins(nri.pluginDir, nri.pluginConfigDir);
+        return found.map((p) => ({ name: p.name, index: p.idx, events: [], external: false }));
+      },
       login: (server, user, pass) => images.login(server, user, pass),
       logout: (server) => images.logout(server),
       killContainer: async (id, sig) => { await engine.kill(id, sig); },

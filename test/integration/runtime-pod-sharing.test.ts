@@ -166,4 +166,41 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
     expect((await e.execSync({ containerId, cmd: ['hostname'] })).stdout.toString().trim()).toBe(hostname());
     await e.removePodSandbox({ podSandboxId });
   });
+
+  it('shares a target container pid namespace and supports kill, wait, pause, unpause and restart', async () => {
+    const e = fx.engine;
+    const pod = podConfig('extras');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const main = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'main' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], linux: { securityContext: { namespaceOptions: { pid: 'CONTAINER' } } } },
+    });
+    await e.startContainer({ containerId: main.containerId });
+    const debug = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'debug' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3601'], linux: { securityContext: { namespaceOptions: { pid: 'TARGET', targetId: main.containerId } } } },
+    });
+    await e.startContainer({ containerId: debug.containerId });
+    const ps = (await e.execSync({ containerId: debug.containerId, cmd: ['ps', '-o', 'args'] })).stdout.toString();
+    expect(ps).toContain('sleep 3600');
+    expect(ps).toContain('sleep 3601');
+
+    await e.pause(main.containerId);
+    const state = await e.ctx.oci.state(main.containerId);
+    expect(state?.status).toBe('paused');
+    await e.unpause(main.containerId);
+    expect((await e.ctx.oci.state(main.containerId))?.status).toBe('running');
+
+    const firstPid = await pidOf(e, main.containerId);
+    await e.restart(main.containerId, 1);
+    expect((await e.containerStatus({ containerId: main.containerId })).status?.state).toBe('CONTAINER_RUNNING');
+    expect(await pidOf(e, main.containerId)).not.toBe(firstPid);
+
+    const waiting = e.wait(main.containerId);
+    await e.kill(main.containerId, 'SIGKILL');
+    expect(await waiting).toBe(137);
+    await e.removePodSandbox({ podSandboxId });
+  });
 });
