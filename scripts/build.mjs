@@ -28,7 +28,6 @@ await build({
   platform: 'node',
   target: 'node20',
   minify: true,
-  keepNames: true,
   sourcemap: false,
   // oclif's dev-mode TypeScript support is never used from a bundle.
   external: ['typescript', '*.node'],

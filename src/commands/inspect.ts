@@ -1,39 +1,19 @@
-import * as Flags from '@oclif/core/flags';
-import { defineCommand } from '../cli/spec.js';
-import { UsageError } from '../cli/errors.js';
+import { inspectCommand } from '../cli/inspect-command.js';
 import { ago } from '../cli/output/units.js';
 import { mapSection } from '../cli/filters.js';
 import { resolveContainerId } from '../cli/resolve-id.js';
-import { containerStatusDoc, goMapString, inspectOutputFormat, renderCrictl, statusInfoDoc } from '../cli/status-output.js';
+import { containerStatusDoc, goMapString } from '../cli/status-output.js';
 import type * as cri from '../api/cri.js';
 
-export default defineCommand({
+export default inspectCommand<cri.ContainerStatusResponse>({
+  verb: 'inspect',
   summary: 'Display the status of one or more containers',
-  usage: 'inspect [flags] CONTAINER-ID [CONTAINER-ID...]',
-  strict: false,
-  flags: {
-    output: Flags.string({ char: 'o', summary: 'Output format, One of: json|yaml|go-template|table' }),
-    quiet: Flags.boolean({ char: 'q', summary: 'Do not show verbose information' }),
-    template: Flags.string({ summary: 'The template string, used with --output go-template (Go template syntax)' }),
-  },
-  async run(ctx) {
-    const ids: string[] = ctx.argv;
-    if (ids.length === 0) throw new UsageError('inspect needs at least one CONTAINER-ID');
-    const output = inspectOutputFormat(ctx.flags.output);
-    const verbose = !ctx.flags.quiet;
-    const backend = await ctx.backend();
-    for (const input of ids) {
-      try {
-        const id = await resolveContainerId(backend, input);
-        const r = await backend.containerStatus({ containerId: id, verbose });
-        if (!r.status) throw new Error('the runtime returned no status');
-        if (output === 'table') ctx.print(tableText(r, verbose));
-        else ctx.print(await renderCrictl(statusInfoDoc(await containerStatusDoc(r.status), r.info), output, ctx.flags.template));
-      } catch (err) {
-        throw new Error(`getting the status of the container "${input}": ${(err as Error).message}`, { cause: err });
-      }
-    }
-  },
+  idName: 'CONTAINER-ID',
+  resolve: resolveContainerId,
+  status: (backend, containerId, verbose) => backend.containerStatus({ containerId, verbose }),
+  doc: async (r) => (r.status ? containerStatusDoc(r.status) : undefined),
+  table: tableText,
+  errorPrefix: (input) => `getting the status of the container "${input}"`,
 });
 
 function tableText(r: cri.ContainerStatusResponse, verbose: boolean): string {

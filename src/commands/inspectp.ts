@@ -1,38 +1,18 @@
-import * as Flags from '@oclif/core/flags';
-import { defineCommand } from '../cli/spec.js';
-import { UsageError } from '../cli/errors.js';
+import { inspectCommand } from '../cli/inspect-command.js';
 import { goTimeString, mapSection } from '../cli/filters.js';
 import { resolvePodId } from '../cli/resolve-id.js';
-import { goMapString, inspectOutputFormat, podStatusDoc, renderCrictl, statusInfoDoc } from '../cli/status-output.js';
+import { goMapString, podStatusDoc } from '../cli/status-output.js';
 import type * as cri from '../api/cri.js';
 
-export default defineCommand({
+export default inspectCommand<cri.PodSandboxStatusResponse>({
+  verb: 'inspectp',
   summary: 'Display the status of one or more pods',
-  usage: 'inspectp [flags] POD-ID [POD-ID...]',
-  strict: false,
-  flags: {
-    output: Flags.string({ char: 'o', summary: 'Output format, One of: json|yaml|go-template|table' }),
-    quiet: Flags.boolean({ char: 'q', summary: 'Do not show verbose information' }),
-    template: Flags.string({ summary: 'The template string, used with --output go-template (Go template syntax)' }),
-  },
-  async run(ctx) {
-    const ids: string[] = ctx.argv;
-    if (ids.length === 0) throw new UsageError('inspectp needs at least one POD-ID');
-    const output = inspectOutputFormat(ctx.flags.output);
-    const verbose = !ctx.flags.quiet;
-    const backend = await ctx.backend();
-    for (const input of ids) {
-      try {
-        const id = await resolvePodId(backend, input);
-        const r = await backend.podSandboxStatus({ podSandboxId: id, verbose });
-        if (!r.status) throw new Error('the runtime returned no status');
-        if (output === 'table') ctx.print(tableText(r, verbose));
-        else ctx.print(await renderCrictl(statusInfoDoc(await podStatusDoc(r.status), r.info), output, ctx.flags.template));
-      } catch (err) {
-        throw new Error(`getting the pod sandbox status for "${input}": ${(err as Error).message}`, { cause: err });
-      }
-    }
-  },
+  idName: 'POD-ID',
+  resolve: resolvePodId,
+  status: (backend, podSandboxId, verbose) => backend.podSandboxStatus({ podSandboxId, verbose }),
+  doc: async (r) => (r.status ? podStatusDoc(r.status) : undefined),
+  table: tableText,
+  errorPrefix: (input) => `getting the pod sandbox status for "${input}"`,
 });
 
 function tableText(r: cri.PodSandboxStatusResponse, verbose: boolean): string {

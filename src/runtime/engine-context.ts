@@ -11,6 +11,7 @@ import type { ContainerRecord } from './container/container-record.js';
 import type { EventLog } from './container/event-log.js';
 import type { EngineOptions, EnginePaths } from './config/engine-config.js';
 import type { HostFeatures } from './container/spec.js';
+import type { EngineNri } from './nri/engine-nri.js';
 
 export interface EngineContext {
   options: EngineOptions;
@@ -29,6 +30,8 @@ export interface EngineContext {
   pauseImage: string;
   cgroupManager: 'cgroupfs' | 'systemd';
   warn: (message: string) => void;
+  /** NRI hooks; unset when NRI is off. */
+  nri?: EngineNri;
 }
 
 /** Undo stack: each acquisition pushes its release; on failure they run in reverse. */

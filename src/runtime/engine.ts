@@ -27,6 +27,7 @@ import type { ContainerRecord } from './container/container-record.js';
 import { EventLog } from './container/event-log.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
+import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -103,6 +104,7 @@ export class Engine implements RuntimeApi, ImageApi {
     await this.ctx.sandboxNames.reclaim(async (id) => !!(await this.ctx.sandboxes.get(id)));
     await this.ctx.containerNames.reclaim(async (id) => !!(await this.ctx.containers.get(id)));
     await this.removeLeftovers().catch((e) => this.ctx.warn(`recovery: ${(e as Error).message}`));
+    await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
   }
 
   /**
@@ -198,14 +200,20 @@ export class Engine implements RuntimeApi, ImageApi {
    * are reached on 127.0.0.1, pods with an IP (CNI bridge) by connecting from
    * the host to that IP (no process per connection), and any other pod through
    * a relay process (`nsenter --net=<netns> busybox nc 127.0.0.1 <port>`).
-   * A service bound only to the pod's loopback is reached through the relay alone.
+   * A refused connection to the pod IP also falls back to the relay, which
+   * reaches services bound only to the pod's loopback (as kubelet's would).
    */
   async portForwardInProcess(podSandboxId: string, port: number): Promise<Duplex> {
     const id = await this.ctx.sandboxes.resolve(podSandboxId);
     const record = await this.ctx.sandboxes.mustGet(id ?? podSandboxId);
     if (record.state !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${record.id} is not ready`);
     if (record.namespaces.network === 'NODE') return connectTcp('127.0.0.1', port);
-    if (record.ips[0]) return connectTcp(record.ips[0], port);
+    if (record.ips[0]) {
+      const direct = await connectTcp(record.ips[0], port).catch((err: Error) => err);
+      if (!(direct instanceof Error)) return direct;
+      const refused = (direct.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
+      if (!refused || !record.netnsPath) throw direct;
+    }
     if (!record.netnsPath) throw failedPrecondition(`pod sandbox ${record.id} has neither an IP nor a network namespace`);
     return relayInNetns(this.ctx.runner, record.netnsPath, port);
   }

@@ -4,7 +4,7 @@
 // the daemon socket) and streams over WebSocket and SPDY with our own
 // streaming client, into real containers run by runc and conmon.
 import http from 'node:http';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,8 @@ import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { IsulatsError } from '../../src/runtime/errors.js';
 import { BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
-const TOKEN_TTL_MS = 3_000;
+// Short enough to test expiry, long enough for 100 sessions started at once on 2 cores.
+const TOKEN_TTL_MS = 10_000;
 
 function sink(): { stream: PassThrough; text: () => string; bytes: () => Buffer } {
   const stream = new PassThrough();
@@ -61,7 +62,7 @@ describe('isulats daemon: streaming over the embedded engine', () => {
       config: {
         metadata: { name: 'web' },
         image: { image: BUSYBOX_REF },
-        command: ['sh', '-c', 'mkdir -p /www && echo hello-from-pod > /www/index.html && httpd -p 8080 -h /www && exec sleep 3600'],
+        command: ['sh', '-c', 'mkdir -p /www && echo hello-from-pod > /www/index.html && httpd -p 8080 -h /www && httpd -p 127.0.0.1:8081 -h /www && exec sleep 3600'],
       },
     }));
     await client.startContainer({ containerId: web });
@@ -84,6 +85,7 @@ describe('isulats daemon: streaming over the embedded engine', () => {
       expect(await leases(net)).toEqual([]);
       await fx.dispose();
       expect(await mountsUnder(dir)).toEqual([]);
+      expect(await processesMentioning(dir)).toEqual([]);
     }
   }, 120_000);
 
@@ -127,36 +129,39 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     });
   }
 
-  it('attaches to a container with stdin over spdy and websocket', async () => {
-    const pod = podConfig('stream');
-    const { containerId } = await client.createContainer({
-      podSandboxId,
-      sandboxConfig: pod,
-      config: { metadata: { name: 'reader' }, image: { image: BUSYBOX_REF }, command: ['sh', '-c', 'while read l; do echo "got $l"; done; echo bye'], stdin: true },
+  for (const transport of ['websocket', 'spdy'] as const) {
+    it(`attaches to a container with stdin over ${transport} until it exits`, async () => {
+      const pod = podConfig('stream');
+      const { containerId } = await client.createContainer({
+        podSandboxId,
+        sandboxConfig: pod,
+        config: {
+          metadata: { name: `reader-${transport}` },
+          image: { image: BUSYBOX_REF },
+          command: ['sh', '-c', 'while read l; do echo "got $l"; [ "$l" = quit ] && exit 4; done'],
+          stdin: true,
+        },
+      });
+      await client.startContainer({ containerId });
+      try {
+        const out = sink();
+        const stdin = new PassThrough();
+        const { url } = await client.attach({ containerId, stdin: true, stdout: true });
+        expect(url.startsWith(`${daemon.streamingUrl}/attach/`)).toBe(true);
+        const session = runRemoteCommand(url, { transport, stdin, stdout: out.stream, tty: false });
+        await sleep(300);
+        stdin.write('one\n');
+        await waitText(out.text, 'got one');
+        stdin.write('quit\n');
+        // Attach reports Success as kubelet does; the exit code is the container's status.
+        expect((await session).exitCode).toBe(0);
+        expect(out.text()).toBe('got one\ngot quit\n');
+        expect((await client.containerStatus({ containerId })).status?.exitCode).toBe(4);
+      } finally {
+        await client.removeContainer({ containerId }).catch(() => undefined);
+      }
     });
-    await client.startContainer({ containerId });
-    try {
-      const first = sink();
-      const stdin1 = new PassThrough();
-      const { url: url1 } = await client.attach({ containerId, stdin: true, stdout: true });
-      const session1 = runRemoteCommand(url1, { transport: 'websocket', stdin: stdin1, stdout: first.stream, tty: false });
-      await sleep(300);
-      stdin1.write('one\n');
-      await waitText(first.text, 'got one');
-      // v5 closes our stdin channel only; the container's stdin stays open (no stdinOnce).
-      stdin1.end();
-      expect((await session1).exitCode).toBe(0);
-
-      const second = sink();
-      const { url: url2 } = await client.attach({ containerId, stdin: true, stdout: true });
-      const res = await runRemoteCommand(url2, { transport: 'spdy', stdin: Readable.from([Buffer.from('two\n')]), stdout: second.stream, tty: false });
-      expect(res.exitCode).toBe(0);
-      expect(second.text()).toContain('got two');
-    } finally {
-      await client.stopContainer({ containerId, timeout: '0' }).catch(() => undefined);
-      await client.removeContainer({ containerId }).catch(() => undefined);
-    }
-  });
+  }
 
   for (const transport of ['spdy', 'websocket'] as const) {
     it(`forwards a port to busybox httpd in the pod over ${transport}`, async () => {
@@ -171,6 +176,16 @@ describe('isulats daemon: streaming over the embedded engine', () => {
       }
     });
   }
+
+  it('forwards a port bound only to the pod\'s loopback (through the netns relay)', async () => {
+    const { url } = await client.portForward({ podSandboxId, port: [8081] });
+    const session = await startPortForward(url, [{ localPort: 0, remotePort: 8081 }], { transport: 'spdy' });
+    try {
+      expect(await waitForHttp(session.ports[0]!.localPort)).toBe('hello-from-pod\n');
+    } finally {
+      await session.close();
+    }
+  });
 
   it('accepts a streaming URL once, and not after it expired', async () => {
     const req = { containerId: web, cmd: ['true'], stdout: true };
@@ -213,6 +228,18 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     await expect(extras.killContainer!('f'.repeat(64), 'SIGTERM')).rejects.toBeInstanceOf(IsulatsError);
   });
 });
+
+/** PIDs (other than ours) whose command line names `dir`: conmon, runc, relays left behind. */
+async function processesMentioning(dir: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(dir)) found.push(pid);
+  }
+  return found;
+}
 
 async function waitText(text: () => string, needle: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -53,6 +53,8 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     const failing = await e.execSync({ containerId, cmd: ['sh', '-c', 'echo bad >&2; exit 3'] });
     expect(failing.exitCode).toBe(3);
     expect(failing.stderr.toString()).toBe('bad\n');
+    const big = await e.execSync({ containerId, cmd: ['head', '-c', '20000000', '/dev/zero'] });
+    expect(big.stdout.length).toBe(16 * 1024 * 1024);
     const ip = await e.execSync({ containerId, cmd: ['ip', '-4', 'addr', 'show', 'eth0'] });
     expect(ip.stdout.toString()).toContain(podStatus.network!.ip);
 

@@ -49,6 +49,8 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
       { timeoutMs: 10_000, what: 'reply over the shared loopback' },
     );
     expect(reply.trim()).toBe('pong');
+    await e.execSync({ containerId: server.containerId, cmd: ['sh', '-c', 'echo shared-token > /dev/shm/token'] });
+    expect((await e.execSync({ containerId: client.containerId, cmd: ['cat', '/dev/shm/token'] })).stdout.toString()).toBe('shared-token\n');
     const listed = await e.listContainers({ filter: { podSandboxId } });
     expect(listed.containers.map((c) => c.metadata?.name).sort()).toEqual(['client', 'server']);
     const running = await e.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' } } });

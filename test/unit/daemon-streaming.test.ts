@@ -7,7 +7,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { StreamIO } from '../../src/client/backend.js';
-import { RemoteCommandError, runRemoteCommand, startPortForward } from '../../src/client/streaming/index.js';
+import { RemoteCommandError, runRemoteCommand, startPortForward, upgradeToSpdy } from '../../src/client/streaming/index.js';
 import { StreamingServer } from '../../src/daemon/streaming/server.js';
 import { TokenCache } from '../../src/daemon/streaming/token-cache.js';
 import type { StreamingRuntime } from '../../src/daemon/streaming/types.js';
@@ -212,6 +212,29 @@ describe('StreamingServer', () => {
     await new Promise((r) => ws.once('close', r));
     expect(out).toBe('abc');
     expect(JSON.parse(status).status).toBe('Success');
+  });
+
+  for (const [protocol, format] of [['v4.channel.k8s.io', 'json'], ['v3.channel.k8s.io', 'text'], ['v2.channel.k8s.io', 'text'], ['channel.k8s.io', 'text']] as const) {
+    it(`speaks the ${protocol} SPDY protocol`, async () => {
+      const { connection, protocol: chosen } = await upgradeToSpdy(exec(['print', 'out', '6'], { stderr: true }), [protocol]);
+      expect(chosen).toBe(protocol);
+      const read = (type: string) => {
+        const s = connection.createStream({ streamtype: type });
+        s.end();
+        const parts: Buffer[] = [];
+        s.on('data', (b: Buffer) => parts.push(b));
+        return new Promise<string>((resolve) => s.on('end', () => resolve(Buffer.concat(parts).toString())));
+      };
+      const [error, stdout, stderr] = await Promise.all([read('error'), read('stdout'), read('stderr')]);
+      expect([stdout, stderr]).toEqual(['out', 'err\n']);
+      if (format === 'json') expect(JSON.parse(error)).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ message: '6' }] } });
+      else expect(error).toMatch(/exit status 6/);
+      connection.destroy();
+    });
+  }
+
+  it('refuses an unknown SPDY protocol with 403 and the accepted versions', async () => {
+    await expect(upgradeToSpdy(exec(['print']), ['v9.channel.k8s.io'])).rejects.toThrow(/403/);
   });
 
   it('answers a plain GET on a streaming URL with 400', async () => {

@@ -46,10 +46,15 @@ export async function serveCommandSpdy(
     resize.on('data', (chunk: Buffer) => { for (const s of decoder.push(chunk)) sizes!.push(s); });
     resize.on('end', () => sizes!.end());
   }
-  // The client going away ends stdin for the process too.
-  connection.once('close', () => sizes?.end());
+  // The client going away ends stdin for the process too (the stdin stream ends with the connection).
+  const gone = new Promise<undefined>((resolve) => connection.once('close', () => {
+    sizes?.end();
+    resolve(undefined);
+  }));
 
-  const status = await run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes });
+  // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
+  const status = await Promise.race([run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes }), gone]);
+  if (!status) return;
   await Promise.all([stdout, stderr].map((w) => (w ? endAndFlush(w) : undefined)));
   const statusBytes = encodeStatus(status, version >= 4 ? 'json' : 'text');
   if (statusBytes) error.write(statusBytes);

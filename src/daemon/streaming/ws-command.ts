@@ -69,7 +69,13 @@ export async function serveCommandWebSocket(
   const stdout = opts.stdout ? output(STREAM_CHANNELS.stdout) : undefined;
   const stderr = opts.stderr ? output(STREAM_CHANNELS.stderr) : undefined;
 
-  const status = await run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes });
+  // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
+  const status = await Promise.race([run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes }), closed.then(() => undefined)]);
+  if (!status) {
+    stdout?.destroy();
+    stderr?.destroy();
+    return;
+  }
   // All output first, then the status, then the close: the client reads them in this order.
   await Promise.all([stdout, stderr].map((w) => (w ? endAndFlush(w) : undefined)));
   const statusBytes = encodeStatus(status, proto.statusFormat);

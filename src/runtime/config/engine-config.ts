@@ -22,7 +22,22 @@ export interface EngineOptions {
   logSizeMax?: number;
   /** Where isulats finds pause.c to build the default pause image. */
   pauseSourcePath?: string;
+  /** NRI (node resource interface); off when unset or not enabled. */
+  nri?: NriEngineOptions;
   warn?: (message: string) => void;
+}
+
+export interface NriEngineOptions {
+  enabled: boolean;
+  socketPath?: string;
+  pluginDir?: string;
+  pluginConfigDir?: string;
+  registrationTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** Accept external plugins on socketPath (daemon mode only). */
+  enableExternalConnections?: boolean;
+  /** daemon: one long-lived NRI with the engine; embedded: pre-installed plugins per CLI operation. */
+  mode?: 'daemon' | 'embedded';
 }
 
 export const DEFAULT_PAUSE_IMAGE = 'isulats/pause:3.9';

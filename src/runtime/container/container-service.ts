@@ -16,6 +16,7 @@ import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
+import { runtimeFailpoint } from '../recovery/failpoints.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -57,6 +58,7 @@ export class ContainerService {
     try {
       await ctx.containerNames.reserve(name, id);
       undo.push('release name', () => ctx.containerNames.release(name, id));
+      runtimeFailpoint('create-after-name');
       const dir = ctx.containers.objectDir(id);
       const bundle = join(dir, 'bundle');
       const logDir = podConfig.logDirectory || sandbox.config.logDirectory || '';
@@ -86,8 +88,10 @@ export class ContainerService {
       };
       await ctx.containers.create(record);
       undo.push('remove record', () => ctx.containers.remove(id));
+      runtimeFailpoint('create-after-record');
       const snap = await ctx.snapshots.prepare(id, image.id);
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
+      runtimeFailpoint('create-after-rootfs');
       const spec = buildContainerSpec({
         id,
         rootfs: snap.mountpoint,
@@ -101,6 +105,7 @@ export class ContainerService {
           hostsPath: join(ctx.sandboxes.objectDir(sandbox.id), 'hosts'),
           hostnamePath: join(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
           resolvConfPath: join(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
+          shmPath: sandbox.shmPath,
         },
         image: {
           config: image.config.config,
@@ -118,6 +123,7 @@ export class ContainerService {
       await mkdir(bundle, { recursive: true, mode: 0o711 });
       await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
       if (logPath) await mkdir(dirname(logPath), { recursive: true });
+      runtimeFailpoint('create-after-bundle');
       undo.push('delete runc container', () => ctx.oci.delete(id, true));
       const { pid } = await ctx.oci.create({
         id,
@@ -130,7 +136,9 @@ export class ContainerService {
         stdinOnce: !!config.stdinOnce,
         monitor: true,
       });
+      runtimeFailpoint('create-after-conmon');
       await ctx.containers.update(id, () => ({ ...record, pid, creating: undefined }));
+      runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs() });
       return { containerId: id };
     } catch (error) {
@@ -152,13 +160,16 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const record = await this.ctx.containers.mustGet(id);
       if (record.state !== 'CONTAINER_CREATED' || record.creating) throw failedPrecondition(`container ${id} is ${record.state}, not CONTAINER_CREATED`);
+      runtimeFailpoint('start-before-runc-start');
       try {
         await this.ctx.oci.start(id);
+        runtimeFailpoint('start-after-runc-start');
       } catch (error) {
         await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message });
         throw error;
       }
       await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_RUNNING', startedAt: nowNs() });
+      runtimeFailpoint('start-after-record-write');
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs() });
     });
     return {};

@@ -17,6 +17,8 @@ export interface SandboxRecord {
   pid: number;
   namespaces: { network: NsMode; pid: NsMode; ipc: NsMode };
   netnsPath?: string;
+  /** The pod's /dev/shm (a tmpfs in the sandbox dir, or the host's for host IPC). */
+  shmPath?: string;
   ips: string[];
   hostname: string;
   cgroupParent: string;

@@ -15,6 +15,8 @@ import { newId } from '../store/id-registry.js';
 import type { SandboxRecord } from './sandbox-record.js';
 import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
+import { HOST_SHM, mountPodShm, unmountPodShm } from './pod-shm.js';
+import { runtimeFailpoint, type PodReleaseOp } from '../recovery/failpoints.js';
 
 /** What the sandbox service needs from the container service. */
 export interface PodContainers {
@@ -65,16 +67,26 @@ export class SandboxService {
     const undo = new Undo();
     try {
       const record = await this.reserveName(id, config, undo);
+      runtimeFailpoint('runp-after-name');
       await this.createRecord(record, undo);
+      runtimeFailpoint('runp-after-record');
+      await this.setupShm(record, undo);
+      runtimeFailpoint('runp-after-shm');
       record.pauseImageId = await ensurePauseImage(ctx);
       const rootfs = await this.prepareRootfs(record, undo);
+      runtimeFailpoint('runp-after-rootfs');
       if (record.namespaces.network !== 'NODE') {
         await this.createNetworkNamespace(record, undo);
+        runtimeFailpoint('runp-after-netns');
         await this.setupNetwork(record, config, undo);
+        runtimeFailpoint('runp-after-cni-add');
       }
       await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
+      runtimeFailpoint('runp-after-pod-files');
       await this.startPause(record, rootfs, undo);
+      runtimeFailpoint('runp-after-pause-run');
       await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
+      runtimeFailpoint('runp-after-ready-write');
       return { podSandboxId: id };
     } catch (error) {
       const failed = await undo.run();
@@ -113,6 +125,16 @@ export class SandboxService {
   private async createRecord(record: SandboxRecord, undo: Undo): Promise<void> {
     await this.ctx.sandboxes.create(record);
     undo.push('remove record', () => this.ctx.sandboxes.remove(record.id));
+  }
+
+  private async setupShm(record: SandboxRecord, undo: Undo): Promise<void> {
+    if (record.namespaces.ipc === 'NODE') {
+      record.shmPath = HOST_SHM;
+      return;
+    }
+    const path = await mountPodShm(this.ctx.sandboxes.objectDir(record.id));
+    undo.push('unmount pod shm', () => unmountPodShm(path));
+    record.shmPath = path;
   }
 
   private async prepareRootfs(record: SandboxRecord, undo: Undo): Promise<string> {
@@ -168,17 +190,19 @@ export class SandboxService {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
     if (!id) return {};
     await this.pods.stopAllInPod(id);
+    runtimeFailpoint('stopp-after-containers');
     await this.ctx.sandboxes.withLock(id, async () => {
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
-      await this.releaseResources(record);
+      await this.releaseResources(record, 'stopp');
       await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY' });
+      runtimeFailpoint('stopp-after-record-write');
     });
     return {};
   }
 
   /** Pause container, network and netns: each release is idempotent. */
-  private async releaseResources(record: SandboxRecord): Promise<void> {
+  private async releaseResources(record: SandboxRecord, op: PodReleaseOp): Promise<void> {
     const errors: string[] = [];
     const step = async (what: string, fn: () => Promise<unknown>) => {
       try {
@@ -192,11 +216,16 @@ export class SandboxService {
       if (state && state.status !== 'stopped') await this.ctx.oci.kill(record.id, 'KILL', true);
       await this.ctx.oci.delete(record.id, true);
     });
+    runtimeFailpoint(`${op}-after-pause-delete`);
     if (record.netnsPath) {
       await step('CNI DEL', () => this.ctx.cni.del(record.id, record.netnsPath!, cniArgs(record)));
+      runtimeFailpoint(`${op}-after-cni-del`);
       await step('remove netns', () => removeNetns(record.netnsPath!));
+      runtimeFailpoint(`${op}-after-netns-remove`);
     }
     await step('unmount pause rootfs', () => this.ctx.snapshots.unmount(record.id));
+    await step('unmount pod shm', () => unmountPodShm(record.shmPath));
+    runtimeFailpoint(`${op}-after-unmount`);
     if (errors.length) throw internal(`stopping pod ${record.id}: ${errors.join('; ')}`);
   }
 
@@ -204,14 +233,17 @@ export class SandboxService {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
     if (!id) return {};
     await this.pods.removeAllInPod(id);
+    runtimeFailpoint('rmp-after-containers');
     await this.ctx.sandboxes.withLock(id, async () => {
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
-      await this.releaseResources(record);
+      await this.releaseResources(record, 'rmp');
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
+      runtimeFailpoint('rmp-after-snapshot-remove');
       await this.ctx.sandboxes.remove(id);
+      runtimeFailpoint('rmp-after-record-remove');
       await this.ctx.sandboxNames.release(record.name, id);
     });
     return {};
@@ -224,6 +256,7 @@ export class SandboxService {
       await this.ctx.oci.delete(record.id, true).catch(() => undefined);
       await this.ctx.cni.del(record.id, netnsPath, cniArgs(record)).catch(() => undefined);
       await removeNetns(netnsPath).catch(() => undefined);
+      await unmountPodShm(join(this.ctx.sandboxes.objectDir(record.id), 'shm')).catch(() => undefined);
       await this.ctx.snapshots.remove(record.id).catch(() => undefined);
       await this.ctx.sandboxes.remove(record.id);
       await this.ctx.sandboxNames.release(record.name, record.id);

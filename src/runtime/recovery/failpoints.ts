@@ -1,0 +1,47 @@
+// Crash-test points of the pod and container lifecycle. Same mechanism as the
+// image service's (src/runtime/image/failpoint.ts): when ISULATS_FAILPOINT
+// names the point reached, the process SIGKILLs itself there.
+// Each list is in the order the operation reaches its points.
+export const RUNP_FAILPOINTS = [
+  'runp-after-name',
+  'runp-after-record',
+  'runp-after-shm',
+  'runp-after-rootfs',
+  'runp-after-netns',
+  'runp-after-cni-add',
+  'runp-after-pod-files',
+  'runp-after-pause-run',
+  'runp-after-ready-write',
+] as const;
+
+export const CREATE_FAILPOINTS = [
+  'create-after-name',
+  'create-after-record',
+  'create-after-rootfs',
+  'create-after-bundle',
+  'create-after-conmon',
+  'create-after-record-write',
+] as const;
+
+export const START_FAILPOINTS = ['start-before-runc-start', 'start-after-runc-start', 'start-after-record-write'] as const;
+
+/** Pod release steps, shared by StopPodSandbox (`stopp-`) and RemovePodSandbox (`rmp-`). */
+const RELEASE_STEPS = ['after-containers', 'after-pause-delete', 'after-cni-del', 'after-netns-remove', 'after-unmount'] as const;
+
+export const STOPP_FAILPOINTS = [...RELEASE_STEPS.map((s) => `stopp-${s}` as const), 'stopp-after-record-write'] as const;
+
+export const RMP_FAILPOINTS = [...RELEASE_STEPS.map((s) => `rmp-${s}` as const), 'rmp-after-snapshot-remove', 'rmp-after-record-remove'] as const;
+
+export type PodReleaseOp = 'stopp' | 'rmp';
+export type PodReleaseStep = (typeof RELEASE_STEPS)[number];
+
+export type RuntimeFailpoint =
+  | (typeof RUNP_FAILPOINTS)[number]
+  | (typeof CREATE_FAILPOINTS)[number]
+  | (typeof START_FAILPOINTS)[number]
+  | (typeof STOPP_FAILPOINTS)[number]
+  | (typeof RMP_FAILPOINTS)[number];
+
+export function runtimeFailpoint(name: RuntimeFailpoint): void {
+  if (process.env.ISULATS_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');
+}

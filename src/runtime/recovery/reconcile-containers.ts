@@ -1,0 +1,32 @@
+// Containers whose record and runc disagree after a SIGKILL between `runc
+// start` and the record write (the record still says CREATED). runc is the
+// truth: a started container is recorded RUNNING (its exit, if any, is then
+// read from conmon's exit file as usual); one runc no longer knows, with its
+// monitor gone, is recorded EXITED so it is neither lost nor started twice.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EngineContext } from '../engine-context.js';
+import { nowNs } from '../container/cri-values.js';
+import { pidAlive } from '../sandbox/sandbox-service.js';
+
+export async function reconcileCreatedContainers(ctx: EngineContext): Promise<void> {
+  for (const r of await ctx.containers.list()) {
+    if (r.state !== 'CONTAINER_CREATED' || r.creating) continue;
+    // Under the record's lock: StartContainer holds it from `runc start` to its record write.
+    await ctx.containers.withLock(r.id, async () => {
+      const current = await ctx.containers.get(r.id);
+      if (!current || current.state !== 'CONTAINER_CREATED' || current.creating) return;
+      const state = await ctx.oci.state(r.id).catch(() => undefined);
+      if (state?.status === 'created') return;
+      if (state) {
+        await ctx.containers.putLocked({ ...current, state: 'CONTAINER_RUNNING', startedAt: nowNs() });
+        await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs() });
+        return;
+      }
+      const conmonPid = Number.parseInt(await readFile(join(current.bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
+      if (conmonPid > 0 && (await pidAlive(conmonPid))) return;
+      await ctx.containers.putLocked({ ...current, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 255, reason: 'Error', message: 'container lost: runc no longer knows it and its monitor is gone' });
+      await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+    });
+  }
+}

@@ -1,0 +1,189 @@
+// `isulats daemon` as a real process on the embedded engine, with everything it owns (root,
+// state, socket, pid file, daemon.json, CNI conflist and leases, log) in one temp dir, and a
+// teardown that leaves nothing behind: pods removed through CRI, the daemon stopped by PID,
+// then conmon and container processes of ours killed, cgroups, mounts, bridge and leases removed.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../rig/cli.js';
+import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from '../../rig/cni-conf.js';
+import { openCriClient } from '../../rig/cri-client.js';
+import { freePort } from '../../rig/free-port.js';
+import {
+  deleteLink, inCgroupOf, isUnder, killPids, listProcesses, removeByPrefix, removeCgroupsNamed, unmountUnder,
+  type ProcessInfo,
+} from '../../rig/host-cleanup.js';
+import { commandLineMentions, pidAlive, stopPid } from '../../rig/proc.js';
+import { makeTempDir, removeTempDir } from '../../rig/temp-dir.js';
+import { GiveUp, waitFor } from '../../rig/wait.js';
+
+const CNI_RESULTS_DIR = '/var/lib/cni/results';
+
+export interface IsulatsDaemonOptions {
+  /** `pod-sandbox-image`; the daemon's built-in local pause image when absent. */
+  podSandboxImage?: string;
+  logLevel?: string;
+  /** Extra daemon.json keys. */
+  extraConfig?: Record<string, unknown>;
+}
+
+export interface IsulatsDaemon {
+  dir: string;
+  /** `unix:///tmp/ist-d-XXXXXX/d.sock` */
+  endpoint: string;
+  socket: string;
+  root: string;
+  state: string;
+  pidfile: string;
+  configPath: string;
+  logPath: string;
+  network: CniNetwork;
+  /** PID of the running daemon process (changes on restart). */
+  readonly pid: number;
+  /** SIGTERM and wait until it is gone (containers keep running). */
+  stopProcess(): Promise<void>;
+  /** Starts the daemon again on the same dirs and waits until it answers. */
+  start(): Promise<void>;
+  /** Removes everything: pods, daemon, conmons, container processes, cgroups, mounts, network, dir. */
+  cleanup(): Promise<void>;
+}
+
+export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promise<IsulatsDaemon> {
+  const dir = await makeTempDir('ist-d-');
+  const paths = {
+    socket: join(dir, 'd.sock'),
+    root: join(dir, 'root'),
+    state: join(dir, 'state'),
+    pidfile: join(dir, 'd.pid'),
+    configPath: join(dir, 'daemon.json'),
+    logPath: join(dir, 'daemon.log'),
+    cniConfDir: join(dir, 'net.d'),
+    leaseDir: join(dir, 'cni-leases'),
+  };
+  await mkdir(paths.cniConfDir);
+  await mkdir(paths.leaseDir);
+  const network = await writeBridgeConflist(paths.cniConfDir, paths.leaseDir);
+  const config: Record<string, unknown> = {
+    graph: paths.root,
+    state: paths.state,
+    hosts: [`unix://${paths.socket}`],
+    pidfile: paths.pidfile,
+    'cni-conf-dir': paths.cniConfDir,
+    'cni-bin-dir': CNI_BIN_DIR,
+    'websocket-server-listening-port': await freePort(),
+    'log-level': opts.logLevel ?? 'info',
+    ...(opts.podSandboxImage ? { 'pod-sandbox-image': opts.podSandboxImage } : {}),
+    ...opts.extraConfig,
+  };
+  await writeFile(paths.configPath, `${JSON.stringify(config, null, 2)}\n`);
+
+  let pid = 0;
+  const endpoint = `unix://${paths.socket}`;
+  const start = async (): Promise<void> => {
+    const logFd = openSync(paths.logPath, 'a');
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', logFd, logFd],
+    });
+    closeSync(logFd);
+    child.unref();
+    if (child.pid === undefined) throw new Error('isulats daemon did not start');
+    pid = child.pid;
+    await waitReady(endpoint, paths.socket, pid, paths.logPath);
+  };
+  const stopProcess = async (): Promise<void> => {
+    if (pid && (await commandLineMentions(pid, paths.configPath))) await stopPid(pid, 20_000);
+  };
+  const cleanup = async (): Promise<void> => {
+    if (pid && (await commandLineMentions(pid, paths.configPath))) {
+      await removeAllPods(endpoint).catch(() => undefined);
+      await stopProcess();
+    }
+    await reapLeftovers(dir, network);
+  };
+
+  try {
+    await start();
+  } catch (error) {
+    const log = await readFile(paths.logPath, 'utf8').catch(() => '');
+    await cleanup();
+    throw new Error(`${(error as Error).message}\ndaemon log tail:\n${log.split('\n').slice(-20).join('\n')}`);
+  }
+  return {
+    dir, endpoint, network, ...paths,
+    get pid() { return pid; },
+    stopProcess, start, cleanup,
+  };
+}
+
+async function waitReady(endpoint: string, socket: string, pid: number, logPath: string): Promise<void> {
+  await waitFor(async () => {
+    if (!(await pidAlive(pid))) throw new GiveUp(`isulats daemon exited; see ${logPath}`);
+    return existsSync(socket);
+  }, { timeoutMs: 60_000, intervalMs: 100, what: `daemon socket ${socket}` });
+  const client = openCriClient(endpoint);
+  try {
+    await waitFor(async () => {
+      const res = await client.runtime('Version', {}, 2_000);
+      return Boolean(res.runtimeName);
+    }, { timeoutMs: 30_000, intervalMs: 200, what: `daemon CRI at ${endpoint}` });
+  } finally {
+    client.close();
+  }
+}
+
+/** Bounded: stop and remove every pod of this daemon (all are ours), so CNI DEL runs. */
+async function removeAllPods(endpoint: string): Promise<void> {
+  const client = openCriClient(endpoint);
+  try {
+    const list = await client.runtime('ListPodSandbox', {}, 10_000);
+    for (const pod of (list.items as Array<{ id: string }>) ?? []) {
+      await client.runtime('StopPodSandbox', { podSandboxId: pod.id }, 30_000).catch(() => undefined);
+      await client.runtime('RemovePodSandbox', { podSandboxId: pod.id }, 30_000).catch(() => undefined);
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/** Every 64-hex name under our dir (a few levels deep): the sandbox and container IDs it recorded. */
+export async function knownIds(dir: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  const walk = async (path: string, depth: number): Promise<void> => {
+    if (depth > 5) return;
+    const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (/^[0-9a-f]{64}$/.test(entry.name)) ids.add(entry.name);
+      // Image and layer stores hold digests, not task IDs; skip them (and mounted rootfs trees).
+      else if (entry.isDirectory() && !/^(rootfs|merged|diff|layers|blobs|images|content|snapshots?)$/.test(entry.name)) {
+        await walk(join(path, entry.name), depth + 1);
+      }
+    }
+  };
+  await walk(join(dir, 'state'), 0);
+  await walk(join(dir, 'root'), 0);
+  return ids;
+}
+
+/** conmon processes whose command line names our dir (how we find our monitors, never by name alone). */
+export function ourMonitors(processes: ProcessInfo[], dir: string): ProcessInfo[] {
+  return processes.filter((p) => (p.argv[0] ?? '').endsWith('conmon') && p.argv.some((a) => a.includes(dir)));
+}
+
+async function reapLeftovers(dir: string, network: CniNetwork): Promise<void> {
+  const ids = await knownIds(dir);
+  const processes = await listProcesses();
+  const monitors = ourMonitors(processes, dir);
+  const tasks = processes.filter((p) => !monitors.includes(p) &&
+    (inCgroupOf(p, ids) || p.argv.some((a) => a.includes(dir)) || isUnder(p.root, dir) || isUnder(p.cwd, dir)));
+  await killPids(tasks.map((p) => p.pid));
+  await killPids(monitors.map((p) => p.pid));
+  await removeCgroupsNamed(ids);
+  await unmountUnder(dir);
+  await deleteLink(network.bridge);
+  await rm(join('/var/lib/cni/networks', network.name), { recursive: true, force: true });
+  await removeByPrefix(CNI_RESULTS_DIR, `${network.name}-`);
+  for (const id of ids) await rm(join(CNI_RESULTS_DIR, `cni-loopback-${id}-lo`), { force: true });
+  await removeTempDir(dir);
+}
