@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { ServiceClientConstructor } from '@grpc/grpc-js';
 import type { IConversionOptions, INamespace, Root, Type } from 'protobufjs';
 import { descriptorSubset, resolveTypePath } from './descriptor-subset.js';
+import { cjs } from '../util/cjs.js';
 import type * as v1Runtime from './generated/cri-v1/runtime/v1/RuntimeService.js';
 import type * as v1Image from './generated/cri-v1/runtime/v1/ImageService.js';
 
@@ -90,10 +91,7 @@ export function loadProtoRoot(name: DescriptorName): Promise<Root> {
   return root;
 }
 
-/** A CommonJS module imported dynamically from an ESM bundle keeps its exports under `default`. */
-export function cjs<T>(mod: T): T {
-  return ((mod as { default?: T }).default ?? mod) as T;
-}
+export { cjs };
 
 /**
  * RuntimeService and ImageService of one CRI version, for grpc-js clients and

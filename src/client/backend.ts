@@ -111,9 +111,22 @@ export interface NriPluginInfo {
   external: boolean;
 }
 
-/** The one-line error for an extra the backend lacks. */
+/**
+ * An extra of the backend, as a function. A backend without it (or a remote
+ * runtime that answers UNIMPLEMENTED: not an isulats daemon) gives one line
+ * naming the verb: "<what> is not supported by this runtime (<target>)".
+ */
 export function extraOf<K extends keyof IsulatsExtras>(backend: CriBackend, name: K, what: string): NonNullable<IsulatsExtras[K]> {
-  const fn = backend.extras?.[name];
-  if (!fn) throw new Error(`${what} is not supported by this runtime (${backend.target}): it is an isulats extra, available with the embedded engine`);
-  return (fn as Function).bind(backend.extras) as NonNullable<IsulatsExtras[K]>;
+  const notSupported = () =>
+    new Error(`${what} is not supported by this runtime (${backend.target}): it is an isulats extra, served by the embedded engine and isulats daemon`);
+  const fn = backend.extras?.[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+  if (!fn) throw notSupported();
+  return (async (...args: unknown[]) => {
+    try {
+      return await fn.apply(backend.extras, args);
+    } catch (err) {
+      if ((err as { kind?: string }).kind === 'unimplemented') throw notSupported();
+      throw err;
+    }
+  }) as NonNullable<IsulatsExtras[K]>;
 }

@@ -29,7 +29,8 @@ export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?
   }
   const cfg = opts.daemonConfig ?? (await cliEngineConfig(opts));
   const { Engine } = await import('../runtime/engine.js');
-  const engine = await Engine.open(engineOptions(cfg, (m) => opts.debug?.(`warning: ${m}`)));
+  // The daemon passes its config: its engine owns the long-lived NRI (socket included).
+  const engine = await Engine.open(engineOptions(cfg, (m) => opts.debug?.(`warning: ${m}`), opts.daemonConfig ? 'daemon' : 'embedded'));
   return new EmbeddedBackend(engine, `embedded (${cfg.root})`, cfg);
 }
 
@@ -44,7 +45,7 @@ async function cliEngineConfig(opts: BackendOptions): Promise<DaemonConfig> {
 }
 
 /** daemon.json's engine settings as the engine takes them. */
-export function engineOptions(cfg: DaemonConfig, warn?: (m: string) => void): EngineOptions {
+export function engineOptions(cfg: DaemonConfig, warn?: (m: string) => void, mode: 'daemon' | 'embedded' = 'embedded'): EngineOptions {
   return {
     root: cfg.root,
     state: cfg.state,
@@ -55,6 +56,18 @@ export function engineOptions(cfg: DaemonConfig, warn?: (m: string) => void): En
     cniConfDir: cfg.cniConfDir,
     cniBinDirs: cfg.cniBinDirs,
     cgroupManager: cfg.cgroupManager,
+    nri: cfg.nri?.support
+      ? {
+          enabled: true,
+          mode,
+          socketPath: cfg.nri.socket,
+          pluginDir: cfg.nri.pluginDir,
+          pluginConfigDir: cfg.nri.pluginConfigDir,
+          registrationTimeoutMs: cfg.nri.registrationTimeoutMs,
+          requestTimeoutMs: cfg.nri.requestTimeoutMs,
+          enableExternalConnections: !cfg.nri.disableConnections,
+        }
+      : undefined,
     warn,
   };
 }
@@ -74,6 +87,7 @@ export class EmbeddedBackend {
       buildImage: (dir, ref, cfg) => images.buildFromRootfs(dir, ref, cfg as any),
       // No process lives long enough here to own the NRI socket: list the pre-installed plugins configured.
       nriPlugins: async () => {
+        if (engine.ctx.nri?.mode === 'daemon') return engine.nriPlugins();
         const nri = this.cfg?.nri;
         if (!nri) return [];
         const { discoverPlugins } = await import('../nri/adaptation/discovery.js');

@@ -2,7 +2,8 @@
 // server answers UNIMPLEMENTED for the v1 service, runtime.v1alpha2 for the rest
 // of the process, converted at this edge so callers only ever see v1 shapes.
 import type * as cri from '../api/cri.js';
-import type { CriBackend, PullProgress } from './backend.js';
+import type { CriBackend, IsulatsExtras, PullProgress } from './backend.js';
+import { adminExtras } from './admin-client.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { grpcTarget } from './endpoint.js';
 
@@ -27,10 +28,13 @@ interface Channel {
 export class RemoteBackend implements CriBackend {
   readonly kind = 'remote' as const;
   readonly target: string;
+  /** isulats' extras, served by an isulats daemon's admin service; a foreign runtime answers "not supported". */
+  readonly extras: IsulatsExtras | undefined;
   private readonly channels: Record<ServiceName, Channel>;
 
   constructor(private readonly opts: RemoteOptions) {
     this.target = opts.runtimeEndpoint;
+    this.extras = adminExtras(opts.runtimeEndpoint, opts.timeoutMs);
     const image = opts.imageEndpoint || opts.runtimeEndpoint;
     this.channels = {
       RuntimeService: { endpoint: opts.runtimeEndpoint, version: opts.apiVersion, clients: {} },

@@ -19,6 +19,13 @@ export default defineCommand({
       throw new Error(`getting status of runtime: ${(err as Error).message}`);
     }
     const { renderCrictl, statusInfoDoc, protoOrdered } = await import('../cli/status-output.js');
-    ctx.print(await renderCrictl(statusInfoDoc(toPlain(await protoOrdered('RuntimeStatus', r.status)) as Record<string, unknown>, r.info), ctx.flags.output, ctx.flags.template));
+    const doc = statusInfoDoc(toPlain(await protoOrdered('RuntimeStatus', r.status)) as Record<string, unknown>, r.info);
+    // An isulats daemon also tells its own config and conditions (a foreign runtime: nothing more).
+    if (backend.kind === 'remote' && !ctx.flags.quiet) {
+      const { adminInfo } = await import('../client/admin-client.js');
+      const daemon = await adminInfo(backend.target, ctx.globals.timeoutMs).catch(() => undefined);
+      if (daemon) doc.daemon = daemon;
+    }
+    ctx.print(await renderCrictl(doc, ctx.flags.output, ctx.flags.template));
   },
 });

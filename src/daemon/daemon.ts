@@ -4,6 +4,7 @@
 // releases exactly what was acquired, in reverse order. Stopping leaves
 // containers running: the backend is closed, never told to stop anything.
 import { join } from 'node:path';
+import { cjs } from '../util/cjs.js';
 import type { CriBackend } from '../client/backend.js';
 import type { DaemonConfig } from '../runtime/config/daemon-config.js';
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
@@ -95,7 +96,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       served = withStreamingServer(backend, server);
     }
 
-    const grpc = await import('@grpc/grpc-js');
+    const grpc = cjs(await import('@grpc/grpc-js'));
     const server = new grpc.Server({
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       'grpc.max_send_message_length': MAX_MESSAGE_BYTES,

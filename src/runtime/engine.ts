@@ -27,6 +27,8 @@ import type { ContainerRecord } from './container/container-record.js';
 import { EventLog } from './container/event-log.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
+import { EngineNri } from './nri/engine-nri.js';
+import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -89,6 +91,10 @@ export class Engine implements RuntimeApi, ImageApi {
     };
     const engine = new Engine(ctx);
     await engine.recover();
+    if (options.nri?.enabled) {
+      ctx.nri = new EngineNri(ctx, options.nri, { runtimeVersion: ENGINE_VERSION, stopContainer: async (id) => void (await engine.stopContainer({ containerId: id, timeout: 0 })) });
+      await ctx.nri.start();
+    }
     return engine;
   }
 
@@ -133,6 +139,7 @@ export class Engine implements RuntimeApi, ImageApi {
   }
 
   async close(): Promise<void> {
+    await this.ctx.nri?.stop();
     await this.ctx.images.close();
   }
 
@@ -295,6 +302,11 @@ export class Engine implements RuntimeApi, ImageApi {
   }
 
   // ---- isula extras ----
+
+  /** Plugins connected to this engine's NRI (none when NRI is off or no event launched them yet). */
+  nriPlugins(): PluginInfo[] {
+    return this.ctx.nri?.plugins() ?? [];
+  }
 
   kill(id: string, signal: string | number = 'SIGKILL') {
     return this.container.kill(id, signal);

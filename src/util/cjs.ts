@@ -2,7 +2,7 @@
 // exports under `default` (esbuild's interop): take them from there when so.
 export function cjs<T>(mod: T): T {
   const d = (mod as { default?: T }).default;
-  return (d && typeof d === 'object' ? d : mod) as T;
+  return (d && (typeof d === 'object' || typeof d === 'function') ? d : mod) as T;
 }
 
 /** The yaml package, loaded on first use (it is not needed by most calls). */

@@ -197,6 +197,18 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     await expect(runRemoteCommand(late, { transport: 'spdy', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
   });
 
+  it('hands out streaming URLs to a runtime.v1alpha2 client too', async () => {
+    const old = new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 30_000, apiVersion: 'v1alpha2' });
+    try {
+      const { url } = await old.exec({ containerId: web, cmd: ['echo', 'from-v1alpha2'], stdout: true });
+      const out = sink();
+      expect((await runRemoteCommand(url, { transport: 'spdy', stdout: out.stream, tty: false })).exitCode).toBe(0);
+      expect(out.text()).toBe('from-v1alpha2\n');
+    } finally {
+      await old.close();
+    }
+  });
+
   it('answers Exec for unknown containers and bad stream options with the right codes', async () => {
     await expect(client.exec({ containerId: 'f'.repeat(64), cmd: ['true'], stdout: true })).rejects.toMatchObject({ kind: 'not-found' });
     await expect(client.exec({ containerId: web, cmd: ['true'], stdout: true, stderr: true, tty: true })).rejects.toMatchObject({ kind: 'invalid-argument' });

@@ -92,7 +92,7 @@ export class ContainerService {
       const snap = await ctx.snapshots.prepare(id, image.id);
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
-      const spec = buildContainerSpec({
+      const built = buildContainerSpec({
         id,
         rootfs: snap.mountpoint,
         config,
@@ -119,6 +119,7 @@ export class ContainerService {
         targetPid: await this.targetPid(config),
         warn: ctx.warn,
       });
+      const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       await mkdir(bundle, { recursive: true, mode: 0o711 });
       await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
@@ -140,6 +141,7 @@ export class ContainerService {
       await ctx.containers.update(id, () => ({ ...record, pid, creating: undefined }));
       runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs() });
+      await ctx.nri?.postCreateContainer(id);
       return { containerId: id };
     } catch (error) {
       const failed = await undo.run();
@@ -160,6 +162,7 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const record = await this.ctx.containers.mustGet(id);
       if (record.state !== 'CONTAINER_CREATED' || record.creating) throw failedPrecondition(`container ${id} is ${record.state}, not CONTAINER_CREATED`);
+      await this.ctx.nri?.startContainer(id);
       runtimeFailpoint('start-before-runc-start');
       try {
         await this.ctx.oci.start(id);
@@ -172,6 +175,7 @@ export class ContainerService {
       runtimeFailpoint('start-after-record-write');
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs() });
     });
+    await this.ctx.nri?.postStartContainer(id);
     return {};
   }
 
@@ -215,6 +219,7 @@ export class ContainerService {
     const id = await this.ctx.containers.resolve(req.containerId ?? '').catch(() => undefined);
     if (!id) throw notFound(`container "${req.containerId ?? ''}" not found`);
     await this.stopById(id, toInt(req.timeout));
+    await this.ctx.nri?.stopContainer(id);
     return {};
   }
 
@@ -271,7 +276,11 @@ export class ContainerService {
     const record = await this.ctx.containers.get(id);
     if (!record) return;
     const current = await this.refresh(record);
-    if (current.state === 'CONTAINER_RUNNING' || current.state === 'CONTAINER_CREATED') await this.stopById(id, 0);
+    if (current.state === 'CONTAINER_RUNNING' || current.state === 'CONTAINER_CREATED') {
+      await this.stopById(id, 0);
+      await this.ctx.nri?.stopContainer(id);
+    }
+    let removed: ContainerRecord | undefined;
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
@@ -282,12 +291,18 @@ export class ContainerService {
       await this.ctx.containers.remove(id);
       await this.ctx.containerNames.release(r.name, id);
       await this.ctx.events.append({ containerId: id, podSandboxId: r.sandboxId, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNs() });
+      removed = r;
     });
     await removeExitFile(this.ctx.paths.exitDir, id);
+    if (removed) await this.ctx.nri?.removeContainer(removed);
   }
 
   async stopAllInPod(sandboxId: string): Promise<void> {
-    for (const r of await this.ctx.containers.list()) if (r.sandboxId === sandboxId) await this.stopById(r.id, 0);
+    for (const r of await this.ctx.containers.list()) {
+      if (r.sandboxId !== sandboxId) continue;
+      await this.stopById(r.id, 0);
+      if (r.state !== 'CONTAINER_EXITED') await this.ctx.nri?.stopContainer(r.id);
+    }
   }
 
   async removeAllInPod(sandboxId: string): Promise<void> {
@@ -434,6 +449,7 @@ export class ContainerService {
     const res = req.linux;
     if (!res) return {};
     if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
+    await this.ctx.nri?.updateContainer(record.id, res);
     const update = {
       cpu: {
         shares: toInt(res.cpuShares) || undefined,
@@ -450,6 +466,7 @@ export class ContainerService {
       ...r,
       config: { ...r.config, linux: { ...(r.config.linux ?? {}), resources: { ...(r.config.linux?.resources ?? {}), ...storable(res) } } },
     }));
+    await this.ctx.nri?.postUpdateContainer(record.id);
     return {};
   }
 

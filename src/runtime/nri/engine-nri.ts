@@ -71,7 +71,9 @@ export class EngineNri {
   async stopPodSandbox(id: string): Promise<void> {
     await this.event('StopPodSandbox', async (a) => a.stopPodSandbox(await this.pod(id)));
   }
+  /** The record is already gone. A pod removed while ready was stopped by the removal: plugins hear both. */
   async removePodSandbox(record: SandboxRecord): Promise<void> {
+    if (record.state === 'SANDBOX_READY') await this.event('StopPodSandbox', (a) => a.stopPodSandbox(podView(record)));
     await this.event('RemovePodSandbox', (a) => a.removePodSandbox(podView(record)));
   }
 

@@ -78,13 +78,13 @@ export function nriResourcesFromCri(r: cri.LinuxContainerResourcesIn): nri.Linux
   };
 }
 
-const num = (v: { value?: string | number } | null | undefined): number | undefined => {
+const num = (v: { value?: unknown } | null | undefined): number | undefined => {
   const n = Number(v?.value ?? 0);
   return Number.isFinite(n) && n !== 0 ? n : undefined;
 };
 
 /** NRI LinuxResources (a plugin's update) as the OCI runtime's update call takes them. */
-export function runtimeUpdateFromNri(r: nri.LinuxResources | nri.LinuxResourcesIn | null | undefined): LinuxResourcesUpdate {
+export function runtimeUpdateFromNri(r: nri.LinuxResources | null | undefined): LinuxResourcesUpdate {
   const out: LinuxResourcesUpdate = {};
   const c = r?.cpu;
   if (c) out.cpu = { shares: num(c.shares), quota: num(c.quota), period: num(c.period), cpus: c.cpus || undefined, mems: c.mems || undefined };

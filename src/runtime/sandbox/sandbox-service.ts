@@ -87,6 +87,7 @@ export class SandboxService {
       runtimeFailpoint('runp-after-pause-run');
       await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
       runtimeFailpoint('runp-after-ready-write');
+      await ctx.nri?.runPodSandbox(id);
       return { podSandboxId: id };
     } catch (error) {
       const failed = await undo.run();
@@ -198,6 +199,7 @@ export class SandboxService {
       await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY' });
       runtimeFailpoint('stopp-after-record-write');
     });
+    await this.ctx.nri?.stopPodSandbox(id);
     return {};
   }
 
@@ -234,6 +236,7 @@ export class SandboxService {
     if (!id) return {};
     await this.pods.removeAllInPod(id);
     runtimeFailpoint('rmp-after-containers');
+    let removed: SandboxRecord | undefined;
     await this.ctx.sandboxes.withLock(id, async () => {
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
@@ -245,7 +248,9 @@ export class SandboxService {
       await this.ctx.sandboxes.remove(id);
       runtimeFailpoint('rmp-after-record-remove');
       await this.ctx.sandboxNames.release(record.name, id);
+      removed = record;
     });
+    if (removed) await this.ctx.nri?.removePodSandbox(removed);
     return {};
   }
 

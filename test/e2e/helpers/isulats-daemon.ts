@@ -3,7 +3,7 @@
 // teardown that leaves nothing behind: pods removed through CRI, the daemon stopped by PID,
 // then conmon and container processes of ours killed, cgroups, mounts, bridge and leases removed.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../rig/cli.js';
@@ -20,7 +20,16 @@ import { GiveUp, waitFor } from '../../rig/wait.js';
 
 const CNI_RESULTS_DIR = '/var/lib/cni/results';
 
+/**
+ * How the daemon is launched: `bin` = `node bin/isulats daemon` (the shipped dist build, the
+ * default); `source` = the daemon command bundled from src/ with packages left external (as
+ * test/integration/daemon-grpc.test.ts does), a stop-gap for when the dist build cannot run it.
+ * `ISULATS_E2E_DAEMON=source` picks it from the environment.
+ */
+export type DaemonLauncher = 'bin' | 'source';
+
 export interface IsulatsDaemonOptions {
+  launcher?: DaemonLauncher;
   /** `pod-sandbox-image`; the daemon's built-in local pause image when absent. */
   podSandboxImage?: string;
   logLevel?: string;
@@ -80,11 +89,16 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
 
   let pid = 0;
   const endpoint = `unix://${paths.socket}`;
+  const launcher = opts.launcher ?? (process.env.ISULATS_E2E_DAEMON === 'source' ? 'source' : 'bin');
   const start = async (): Promise<void> => {
+    const argv = launcher === 'source'
+      ? [await sourceBundle(), '--config-file', paths.configPath]
+      : [join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath];
     const logFd = openSync(paths.logPath, 'a');
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath], {
+    const child = spawn(process.execPath, argv, {
       cwd: REPO_ROOT,
       stdio: ['ignore', logFd, logFd],
+      env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node') },
     });
     closeSync(logFd);
     child.unref();
@@ -115,6 +129,35 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
     get pid() { return pid; },
     stopProcess, start, cleanup,
   };
+}
+
+let bundled: Promise<string> | undefined;
+
+/** The daemon command bundled from src/ once per process into .tmp/ (removed when the process exits). */
+function sourceBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const out = join(REPO_ROOT, '.tmp', `ist-e2e-daemon-${process.pid}.mjs`);
+    const entry = join(REPO_ROOT, '.tmp', `ist-e2e-daemon-${process.pid}-entry.ts`);
+    await mkdir(join(REPO_ROOT, '.tmp'), { recursive: true });
+    // The command spec driven like src/cli/main.ts does, without the CLI registry.
+    await writeFile(entry, [
+      `import spec from ${JSON.stringify(join(REPO_ROOT, 'src/commands/daemon.ts'))};`,
+      `import { parseCommandArgv } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/main.ts'))};`,
+      `import { makeContext } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/context.ts'))};`,
+      'const parsed = await parseCommandArgv(spec, process.argv.slice(2));',
+      'const code = await spec.run(makeContext("daemon", parsed)).catch((e) => { process.stderr.write(`isulats: ${e.message}\\n`); return 1; });',
+      'process.exit(code ?? 0);',
+    ].join('\n'));
+    const esbuild = await import('esbuild');
+    try {
+      await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: out, logLevel: 'error' });
+    } finally {
+      await rm(entry, { force: true });
+    }
+    process.once('exit', () => rmSync(out, { force: true }));
+    return out;
+  })();
+  return bundled;
 }
 
 async function waitReady(endpoint: string, socket: string, pid: number, logPath: string): Promise<void> {

@@ -1,0 +1,189 @@
+// NRI wired into the engine, against real runc/conmon/CNI and the SDK's
+// example plugins bundled with esbuild: adjustments visible inside the
+// running container, conflicts failing the create cleanly, a hung plugin
+// timing out, an external plugin on a daemon-mode engine, Shutdown on close.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/runtime/engine.js';
+import type { NriEngineOptions } from '../../src/runtime/config/engine-config.js';
+import { waitFor } from '../rig/wait.js';
+import { anyAlive, BUSYBOX_REF, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+const envSetter = (name: string, value: string) => `
+import { adjustment, runPlugin } from './src/nri/sdk/index.js';
+await runPlugin({ createContainer: () => ({ adjust: adjustment().addEnv('MODE', '${value}').build() }) }, { name: '${name}', idx: '50' });
+`;
+const HUNG = `
+import { runPlugin } from './src/nri/sdk/index.js';
+await runPlugin({ createContainer: () => new Promise(() => undefined) }, { name: 'hung', idx: '05' });
+`;
+
+describe('NRI in the engine', () => {
+  let fx: RuntimeFixture;
+  let bundles: string;
+  let sockDir: string;
+
+  beforeAll(async () => {
+    fx = await openFixture();
+    bundles = join(fx.dir, 'nri-bundles');
+    mkdirSync(bundles);
+    cpSync(join(ROOT, 'src/api/descriptors'), join(bundles, 'descriptors'), { recursive: true });
+    const common = {
+      bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent',
+      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+    } as const;
+    const fromStdin = (contents: string, out: string) =>
+      build({ ...common, stdin: { contents, resolveDir: ROOT, sourcefile: `${out}.ts`, loader: 'ts' }, outfile: join(bundles, `${out}.mjs`) });
+    await Promise.all([
+      build({ ...common, entryPoints: [join(ROOT, 'examples/nri/env-ulimit-adjuster.ts')], outfile: join(bundles, 'env.mjs') }),
+      build({ ...common, entryPoints: [join(ROOT, 'examples/nri/device-mount-injector.ts')], outfile: join(bundles, 'mounts.mjs') }),
+      build({ ...common, entryPoints: [join(ROOT, 'examples/nri/logger.ts')], outfile: join(bundles, 'logger.mjs') }),
+      fromStdin(envSetter('mode-a', 'a'), 'mode-a'),
+      fromStdin(envSetter('mode-b', 'b'), 'mode-b'),
+      fromStdin(HUNG, 'hung'),
+    ]);
+    sockDir = mkdtempSync('/tmp/isnri-');
+  }, 120_000);
+
+  afterAll(async () => {
+    await fx?.dispose();
+    if (sockDir) rmSync(sockDir, { recursive: true, force: true });
+  }, 120_000);
+
+  /** A plugin dir with executable IDX-NAME wrappers for the given bundles. */
+  function pluginDir(plugins: Record<string, string>): string {
+    const dir = mkdtempSync(join(fx.dir, 'plugins-'));
+    for (const [name, bundle] of Object.entries(plugins)) {
+      writeFileSync(join(dir, name), `#!/bin/sh\nexec "${process.execPath}" "${join(bundles, `${bundle}.mjs`)}"\n`);
+      chmodSync(join(dir, name), 0o755);
+    }
+    return dir;
+  }
+
+  async function engineWith(nri: NriEngineOptions): Promise<{ engine: Engine; warnings: string[] }> {
+    const warnings: string[] = [];
+    const saved = { nri: fx.options.nri, warn: fx.options.warn };
+    fx.options.nri = { pluginConfigDir: join(fx.dir, 'no-conf'), registrationTimeoutMs: 5000, requestTimeoutMs: 2000, ...nri };
+    fx.options.warn = (m) => warnings.push(m);
+    try {
+      return { engine: await fx.reopen(), warnings };
+    } finally {
+      fx.options.nri = saved.nri;
+      fx.options.warn = saved.warn;
+    }
+  }
+
+  const containerDirs = () => readdirSync(join(fx.options.root, 'containers')).filter((n) => /^[0-9a-f]{64}$/.test(n));
+
+  it('applies env and mount adjustments of pre-installed plugins inside the running container, then shuts them down', async () => {
+    const data = mkdtempSync(join(fx.dir, 'data-'));
+    writeFileSync(join(data, 'marker'), 'from-the-host\n');
+    const { engine } = await engineWith({ enabled: true, mode: 'embedded', pluginDir: pluginDir({ '10-env': 'env', '20-mounts': 'mounts' }) });
+    const pod = podConfig('nri-adjust', {
+      annotations: {
+        'env.nri.isulats.io/container.app': 'GREETING: hello-nri\n',
+        'mounts.nri.isulats.io/container.app': `- source: ${data}\n  destination: /data\n  type: bind\n  options: [rbind, ro]\n`,
+      },
+    });
+    const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+    const plugins = engine.nriPlugins();
+    expect(plugins.map((p) => `${p.index}-${p.name}`)).toEqual(['10-env', '20-mounts']);
+    const { containerId } = await engine.createContainer({
+      podSandboxId,
+      config: { metadata: { name: 'app' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+      sandboxConfig: pod,
+    });
+    await engine.startContainer({ containerId });
+    const env = await engine.execSync({ containerId, cmd: ['env'], timeout: 10 });
+    expect(env.stdout.toString()).toMatch(/^GREETING=hello-nri$/m);
+    const marker = await engine.execSync({ containerId, cmd: ['cat', '/data/marker'], timeout: 10 });
+    expect(marker.stdout.toString()).toBe('from-the-host\n');
+    await engine.removePodSandbox({ podSandboxId });
+    const pids = plugins.map((p) => p.pid ?? 0);
+    expect(await anyAlive(pids)).toBe(true);
+    await engine.close();
+    expect(await anyAlive(pids)).toBe(false);
+  }, 120_000);
+
+  it('fails a create two plugins disagree on with a one-line error and leaves nothing behind', async () => {
+    const { engine } = await engineWith({ enabled: true, mode: 'embedded', pluginDir: pluginDir({ '10-mode-a': 'mode-a', '20-mode-b': 'mode-b' }) });
+    const pod = podConfig('nri-conflict');
+    const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+    const before = { dirs: containerDirs(), mounts: await mountsUnder(fx.dir) };
+    const create = engine.createContainer({
+      podSandboxId,
+      config: { metadata: { name: 'clash' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+      sandboxConfig: pod,
+    });
+    const err = (await create.catch((e: Error) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/^NRI: .*MODE/);
+    expect(err.message).toMatch(/mode-a/);
+    expect(err.message).not.toContain('\n');
+    expect((await engine.listContainers({})).containers).toEqual([]);
+    expect(containerDirs()).toEqual(before.dirs);
+    expect(await mountsUnder(fx.dir)).toEqual(before.mounts);
+    await engine.removePodSandbox({ podSandboxId });
+    await engine.close();
+  }, 120_000);
+
+  it('creates the container without a plugin that hangs past the request timeout', async () => {
+    const { engine, warnings } = await engineWith({ enabled: true, mode: 'embedded', requestTimeoutMs: 1000, pluginDir: pluginDir({ '05-hung': 'hung', '10-env': 'env' }) });
+    const pod = podConfig('nri-hung', { annotations: { 'env.nri.isulats.io/pod': 'STILL: here\n' } });
+    const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+    const started = Date.now();
+    const { containerId } = await engine.createContainer({
+      podSandboxId,
+      config: { metadata: { name: 'patient' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+      sandboxConfig: pod,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(engine.nriPlugins().map((p) => p.name)).toEqual(['env']);
+    await engine.startContainer({ containerId });
+    const env = await engine.execSync({ containerId, cmd: ['env'], timeout: 10 });
+    expect(env.stdout.toString()).toMatch(/^STILL=here$/m);
+    expect(warnings.join('\n')).toMatch(/hung/);
+    await engine.removePodSandbox({ podSandboxId });
+    await engine.close();
+  }, 120_000);
+
+  it('delivers events to an external plugin on the daemon-mode socket and sends it Shutdown on close', async () => {
+    const socketPath = join(sockDir, 'nri.sock');
+    const { engine } = await engineWith({ enabled: true, mode: 'daemon', socketPath, enableExternalConnections: true, pluginDir: pluginDir({}) });
+    let plugin: ChildProcess | undefined;
+    try {
+      plugin = spawn(process.execPath, [join(bundles, 'logger.mjs'), '--socket', socketPath, '--idx', '30', '--name', 'ext-logger'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let log = '';
+      plugin.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+      await waitFor(async () => engine.nriPlugins().length === 1, { timeoutMs: 15_000, what: 'the external plugin to register' });
+      expect(engine.nriPlugins()[0]).toMatchObject({ name: 'ext-logger', index: '30', external: true });
+      const pod = podConfig('nri-external');
+      const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+      const { containerId } = await engine.createContainer({
+        podSandboxId,
+        config: { metadata: { name: 'watched' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+        sandboxConfig: pod,
+      });
+      await engine.startContainer({ containerId });
+      await engine.stopContainer({ containerId, timeout: 0 });
+      await engine.removePodSandbox({ podSandboxId });
+      const exited = new Promise((r) => plugin!.once('exit', r));
+      await engine.close();
+      await exited;
+      // stderr also carries the SDK's own log lines.
+      const events = log.split('\n').filter((l) => l.startsWith('{"event"')).map((l) => (JSON.parse(l) as { event: string }).event);
+      expect(events).toEqual([
+        'Configure isulats 0.1.0', 'Synchronize pods=0 containers=0',
+        'RunPodSandbox', 'CreateContainer', 'PostCreateContainer', 'StartContainer', 'PostStartContainer',
+        'StopContainer', 'RemoveContainer', 'StopPodSandbox', 'RemovePodSandbox', 'Shutdown',
+      ]);
+    } finally {
+      if (plugin && plugin.exitCode === null && plugin.signalCode === null) plugin.kill('SIGKILL');
+    }
+  }, 120_000);
+});

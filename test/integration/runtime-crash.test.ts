@@ -1,0 +1,225 @@
+// SIGKILL of the embedded engine (a CLI process) at every named failpoint of
+// runp, create, start, stopp and rmp. The next normal CLI call must see each
+// pod and container exactly once (or not at all when the operation had not
+// committed), the operation must succeed when retried, and once the pods are
+// removed nothing remains: mounts, netns files, IP leases, CNI cache entries,
+// runc containers, conmon/pause/container processes.
+// Needs a built CLI (`node scripts/build.mjs`): the test runs bin/isulats.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { runCli, REPO_ROOT, type CliResult } from '../rig/cli.js';
+import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
+import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
+import { writeBridgeConflist, type CniNetwork } from '../rig/cni-conf.js';
+import { deleteLink, killPids, listProcesses, mountsUnder, removeCgroupsNamed, unmountUnder } from '../rig/host-cleanup.js';
+import { pidAlive, run } from '../rig/proc.js';
+import { CREATE_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
+
+const IMAGE = 'local/busybox:crash';
+let dir: string;
+let net: CniNetwork;
+let base: string[];
+/** Our pods' cgroup parent: finds pause and container processes by cgroup. */
+const cgroupParent = `ist-crash-${randomBytes(3).toString('hex')}`;
+
+const env = (failpoint = '') => ({
+  ISULATS_CNI_CONF_DIR: join(dir, 'cni'),
+  ISULATS_DAEMON_CONFIG: '',
+  CONTAINER_RUNTIME_ENDPOINT: '',
+  ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock'),
+  ISULATS_FAILPOINT: failpoint,
+});
+const cli = (args: string[], failpoint = ''): Promise<CliResult> => runCli([...base, ...args], { env: env(failpoint), timeoutMs: 60_000 });
+
+async function ok(args: string[]): Promise<string> {
+  const r = await cli(args);
+  if (r.code !== 0) throw new Error(`isulats ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** Runs the call with the failpoint set and expects it to die by SIGKILL there. */
+async function crash(args: string[], failpoint: RuntimeFailpoint): Promise<void> {
+  const r = await cli(args, failpoint);
+  if (r.code !== 137) throw new Error(`isulats ${args.join(' ')} with ${failpoint} exited ${r.code}, not by SIGKILL: ${r.stderr}`);
+}
+
+async function podConfig(name: string): Promise<string> {
+  const path = join(dir, `pod-${name}.json`);
+  const config = { metadata: { name, namespace: 'crash', uid: `uid-${name}`, attempt: 0 }, hostname: 'crash', linux: { cgroup_parent: `/${cgroupParent}` } };
+  await writeFile(path, JSON.stringify(config));
+  return path;
+}
+
+async function pods(): Promise<Array<{ id: string; state: string }>> {
+  return (JSON.parse(await ok(['pods', '-o', 'json'])) as { items: Array<{ id: string; state: string }> }).items;
+}
+
+async function containers(): Promise<Array<{ id: string; state: string }>> {
+  return (JSON.parse(await ok(['ps', '-a', '-o', 'json'])) as { containers: Array<{ id: string; state: string }> }).containers;
+}
+
+/**
+ * Live processes of ours: conmon (its argv names our dirs) and anything in our
+ * pods' cgroups (pause, container init). Zombies are skipped: this machine's
+ * PID 1 does not reap orphans, and a zombie holds nothing.
+ */
+async function ourProcesses(): Promise<string[]> {
+  const all = await listProcesses();
+  const ours = all.filter((p) => p.argv.some((a) => a.includes(dir)) || p.cgroups.some((c) => c.includes(`/${cgroupParent}/`)));
+  const live: typeof ours = [];
+  for (const p of ours) if (await pidAlive(p.pid)) live.push(p);
+  return live.map((p) => `${p.pid} ${p.argv.join(' ')}`);
+}
+
+async function leftovers(): Promise<Record<string, unknown>> {
+  const leaseDir = join(net.leaseDir, net.name);
+  const runc = await run('runc', ['--root', join(dir, 'state', 'runc'), 'list', '-q'], { check: false });
+  return {
+    mounts: await mountsUnder(dir),
+    netns: await readdir(join(dir, 'state', 'netns')).catch(() => []),
+    leases: (await readdir(leaseDir).catch(() => [] as string[])).filter((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n)),
+    cniCache: await readdir(join(dir, 'root', 'cni', 'results')).catch(() => []),
+    runc: runc.stdout.split('\n').filter(Boolean),
+    processes: await ourProcesses(),
+  };
+}
+
+const NOTHING = { mounts: [], netns: [], leases: [], cniCache: [], runc: [], processes: [] };
+
+async function removeAllAndCheck(): Promise<void> {
+  await ok(['rmp', '-a', '-f']);
+  expect(await pods()).toEqual([]);
+  expect(await containers()).toEqual([]);
+  expect(await leftovers()).toEqual(NOTHING);
+}
+
+const CONTAINER = () => join(dir, 'ctr.json');
+
+async function runningContainer(podFile: string): Promise<{ pod: string; ctr: string }> {
+  const pod = await ok(['runp', podFile]);
+  const ctr = await ok(['create', pod, CONTAINER(), podFile]);
+  await ok(['start', ctr]);
+  return { pod, ctr };
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO_ROOT, 'dist', 'main.js'))) throw new Error('build the CLI first: node scripts/build.mjs');
+  dir = await makeTempDir('ist-crash-');
+  await mkdir(join(dir, 'cni'), { recursive: true });
+  net = await writeBridgeConflist(join(dir, 'cni'), join(dir, 'leases'));
+  base = ['--root', join(dir, 'root'), '--state', join(dir, 'state')];
+  const rootfs = join(dir, 'rootfs');
+  await populateBusyboxRootfs(rootfs);
+  await ok(['import', '--cmd', 'sh', rootfs, IMAGE]);
+  await writeFile(CONTAINER(), JSON.stringify({ metadata: { name: 'sleeper' }, image: { image: IMAGE }, command: ['sleep', '3600'], linux: {} }));
+  // Builds the pause image once, outside the measured cases.
+  await ok(['runp', await podConfig('warmup')]);
+  await removeAllAndCheck();
+}, 180_000);
+
+afterAll(async () => {
+  if (!dir) return;
+  await cli(['rmp', '-a', '-f']).catch(() => undefined);
+  await killPids((await ourProcesses()).map((p) => Number.parseInt(p, 10))).catch(() => undefined);
+  await unmountUnder(dir);
+  await deleteLink(net?.bridge ?? '').catch(() => undefined);
+  await removeCgroupsNamed(new Set([cgroupParent])).catch(() => undefined);
+  await removeTempDir(dir);
+}, 180_000);
+
+describe('SIGKILL during RunPodSandbox', () => {
+  for (const fp of RUNP_FAILPOINTS) {
+    it(`${fp}: no pod half made, the retry succeeds, nothing leaks`, async () => {
+      const podFile = await podConfig(fp);
+      await crash(['runp', podFile], fp);
+      const after = await pods();
+      if (fp === 'runp-after-ready-write') {
+        expect(after.map((p) => p.state)).toEqual(['SANDBOX_READY']);
+        // The name is taken by the committed pod: a retry is refused, not duplicated.
+        expect((await cli(['runp', podFile])).code).not.toBe(0);
+      } else {
+        expect(after).toEqual([]);
+        expect(await leftovers()).toEqual(NOTHING);
+        await ok(['runp', podFile]);
+      }
+      expect((await pods()).map((p) => p.state)).toEqual(['SANDBOX_READY']);
+      await removeAllAndCheck();
+    });
+  }
+});
+
+describe('SIGKILL during CreateContainer', () => {
+  for (const fp of CREATE_FAILPOINTS) {
+    it(`${fp}: the container exists once or not at all, the retry succeeds, nothing leaks`, async () => {
+      const podFile = await podConfig(fp);
+      const pod = await ok(['runp', podFile]);
+      await crash(['create', pod, CONTAINER(), podFile], fp);
+      const after = await containers();
+      if (fp === 'create-after-record-write') {
+        expect(after.map((c) => c.state)).toEqual(['CONTAINER_CREATED']);
+        await ok(['start', after[0]!.id]);
+      } else {
+        expect(after).toEqual([]);
+        await ok(['start', await ok(['create', pod, CONTAINER(), podFile])]);
+      }
+      expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
+      await removeAllAndCheck();
+    });
+  }
+});
+
+describe('SIGKILL during StartContainer', () => {
+  for (const fp of START_FAILPOINTS) {
+    it(`${fp}: the record matches runc afterwards, nothing leaks`, async () => {
+      const podFile = await podConfig(fp);
+      const pod = await ok(['runp', podFile]);
+      const ctr = await ok(['create', pod, CONTAINER(), podFile]);
+      await crash(['start', ctr], fp);
+      const after = await containers();
+      if (fp === 'start-before-runc-start') {
+        expect(after.map((c) => c.state)).toEqual(['CONTAINER_CREATED']);
+        await ok(['start', ctr]);
+      } else {
+        // runc started it: recovery records it RUNNING rather than leaving it CREATED.
+        expect(after.map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
+      }
+      expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
+      expect(await ok(['exec', '-s', ctr, 'echo', 'alive'])).toBe('alive');
+      await removeAllAndCheck();
+    });
+  }
+});
+
+describe('SIGKILL during StopPodSandbox', () => {
+  for (const fp of STOPP_FAILPOINTS) {
+    it(`${fp}: the pod is still listed once, the retry stops it, nothing leaks`, async () => {
+      const { pod } = await runningContainer(await podConfig(fp));
+      await crash(['stopp', pod], fp);
+      expect((await pods()).map((p) => p.id)).toEqual([pod]);
+      expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_EXITED']);
+      await ok(['stopp', pod]);
+      expect((await pods()).map((p) => p.state)).toEqual(['SANDBOX_NOTREADY']);
+      const stopped = await leftovers();
+      expect({ netns: stopped.netns, leases: stopped.leases, processes: stopped.processes }).toEqual({ netns: [], leases: [], processes: [] });
+      await removeAllAndCheck();
+    });
+  }
+});
+
+describe('SIGKILL during RemovePodSandbox', () => {
+  for (const fp of RMP_FAILPOINTS) {
+    it(`${fp}: the pod is removed once the retry runs, nothing leaks`, async () => {
+      const { pod } = await runningContainer(await podConfig(fp));
+      await crash(['rmp', '-f', pod], fp);
+      const after = await pods();
+      if (fp === 'rmp-after-record-remove') expect(after).toEqual([]);
+      else expect(after.map((p) => p.id)).toEqual([pod]);
+      expect(await containers()).toEqual([]);
+      await ok(['rmp', '-f', pod]);
+      await removeAllAndCheck();
+    });
+  }
+});
