@@ -12,6 +12,7 @@ export default defineCommand({
     creds: Flags.string({ summary: 'Use `USERNAME[:PASSWORD]` for accessing the registry', env: 'CRICTL_CREDS' }),
     auth: Flags.string({ summary: "Use `AUTH_STRING` for accessing the registry. AUTH_STRING is a base64 encoded 'USERNAME[:PASSWORD]'", env: 'CRICTL_AUTH' }),
     username: Flags.string({ char: 'u', summary: 'Use `USERNAME` for accessing the registry. The password will be requested on the command line' }),
+    quiet: Flags.boolean({ char: 'q', summary: 'Show no per-layer progress (embedded engine)' }),
     'pod-config': Flags.string({ summary: 'Use `pod-config.[json|yaml]` to override the pull context' }),
   },
   args: {
@@ -34,7 +35,7 @@ export default defineCommand({
     const display = progressDisplay(ctx.stderr);
     let ref: string;
     try {
-      ({ imageRef: ref } = await backend.pullImage({ image: { image }, auth, sandboxConfig }, display.update));
+      ({ imageRef: ref } = await backend.pullImage({ image: { image }, auth, sandboxConfig }, ctx.flags.quiet ? undefined : display.update));
     } catch (err) {
       throw new Error(`pulling image: ${(err as Error).message}`);
     } finally {

@@ -3,7 +3,7 @@
 // running container, conflicts failing the create cleanly, a hung plugin
 // timing out, an external plugin on a daemon-mode engine, Shutdown on close.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,18 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const envSetter = (name: string, value: string) => `
 import { adjustment, runPlugin } from './src/nri/sdk/index.js';
 await runPlugin({ createContainer: () => ({ adjust: adjustment().addEnv('MODE', '${value}').build() }) }, { name: '${name}', idx: '50' });
+`;
+// Asks, unsolicited, for a memory limit on 'grow' and the eviction of 'doomed' once they run.
+const MANAGER = `
+import { Stub } from './src/nri/sdk/index.js';
+const plugin = {
+  postStartContainer(_pod, c) {
+    if (c.name === 'grow') setTimeout(() => void stub.updateContainers([{ containerId: c.id, linux: { resources: { memory: { limit: { value: '67108864' } } } } }]), 10);
+    if (c.name === 'doomed') setTimeout(() => void stub.evict(c.id, 'test eviction'), 10);
+  },
+};
+const stub = new Stub(plugin, { name: 'manager', idx: '40' });
+await stub.run();
 `;
 const HUNG = `
 import { runPlugin } from './src/nri/sdk/index.js';
@@ -46,6 +58,7 @@ describe('NRI in the engine', () => {
       fromStdin(envSetter('mode-a', 'a'), 'mode-a'),
       fromStdin(envSetter('mode-b', 'b'), 'mode-b'),
       fromStdin(HUNG, 'hung'),
+      fromStdin(MANAGER, 'manager'),
     ]);
     sockDir = mkdtempSync('/tmp/isnri-');
   }, 120_000);
@@ -148,6 +161,31 @@ describe('NRI in the engine', () => {
     const env = await engine.execSync({ containerId, cmd: ['env'], timeout: 10 });
     expect(env.stdout.toString()).toMatch(/^STILL=here$/m);
     expect(warnings.join('\n')).toMatch(/hung/);
+    await engine.removePodSandbox({ podSandboxId });
+    await engine.close();
+  }, 120_000);
+
+  it('applies a plugin\'s unsolicited update to the cgroup and stops the container it evicts', async () => {
+    const { engine, warnings } = await engineWith({ enabled: true, mode: 'embedded', pluginDir: pluginDir({ '40-manager': 'manager' }) });
+    const pod = podConfig('nri-manage');
+    const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+    const run = async (name: string) => {
+      const { containerId } = await engine.createContainer({
+        podSandboxId,
+        config: { metadata: { name }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+        sandboxConfig: pod,
+      });
+      await engine.startContainer({ containerId });
+      return containerId;
+    };
+    const grow = await run('grow');
+    const info = JSON.parse((await engine.containerStatus({ containerId: grow, verbose: true })).info.info!) as { cgroupsPath: string };
+    const limitFile = join('/sys/fs/cgroup/memory', info.cgroupsPath, 'memory.limit_in_bytes');
+    await waitFor(async () => readFileSync(limitFile, 'utf8').trim() === '67108864', { timeoutMs: 10_000, what: 'the memory limit a plugin asked for' });
+    const doomed = await run('doomed');
+    await waitFor(async () => (await engine.containerStatus({ containerId: doomed })).status?.state === 'CONTAINER_EXITED', { timeoutMs: 20_000, what: 'the evicted container to stop' });
+    expect((await engine.containerStatus({ containerId: grow })).status?.state).toBe('CONTAINER_RUNNING');
+    expect(warnings.join('\n')).toMatch(/evicting container [0-9a-f]{64}: test eviction/);
     await engine.removePodSandbox({ podSandboxId });
     await engine.close();
   }, 120_000);

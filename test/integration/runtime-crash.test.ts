@@ -5,9 +5,10 @@
 // removed nothing remains: mounts, netns files, IP leases, CNI cache entries,
 // runc containers, conmon/pause/container processes.
 // Needs a built CLI (`node scripts/build.mjs`): the test runs bin/isulats.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { runCli, REPO_ROOT, type CliResult } from '../rig/cli.js';
@@ -31,8 +32,13 @@ const env = (failpoint = '') => ({
   CONTAINER_RUNTIME_ENDPOINT: '',
   ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock'),
   ISULATS_FAILPOINT: failpoint,
+  ISULATS_NATIVE: join(REPO_ROOT, 'build', 'Release', 'isulats.node'),
 });
-const cli = (args: string[], failpoint = ''): Promise<CliResult> => runCli([...base, ...args], { env: env(failpoint), timeoutMs: 60_000 });
+/** A private copy of bin/ and dist/ (inside the repo, so packages and assets resolve): other helpers rebuild dist/ meanwhile. */
+let cliDir = '';
+const cli = (args: string[], failpoint = ''): Promise<CliResult> => runCli([...base, ...args], { env: env(failpoint), timeoutMs: 60_000, cwd: cliDir });
+/** False from a test's start until it has removed everything it made. */
+let clean = true;
 
 async function ok(args: string[]): Promise<string> {
   const r = await cli(args);
@@ -94,6 +100,20 @@ async function removeAllAndCheck(): Promise<void> {
   expect(await pods()).toEqual([]);
   expect(await containers()).toEqual([]);
   expect(await leftovers()).toEqual(NOTHING);
+  clean = true;
+}
+
+/** Copies the built CLI; retried because a concurrent build may be halfway through writing dist/. */
+async function snapshotCli(): Promise<string> {
+  const target = join(REPO_ROOT, 'node_modules', '.cache', `ist-crash-cli-${randomBytes(4).toString('hex')}`);
+  for (let attempt = 0; ; attempt++) {
+    await rm(target, { recursive: true, force: true });
+    await cp(join(REPO_ROOT, 'bin'), join(target, 'bin'), { recursive: true });
+    await cp(join(REPO_ROOT, 'dist'), join(target, 'dist'), { recursive: true });
+    const r = await runCli(['version', '--help'], { cwd: target, timeoutMs: 30_000 });
+    if (r.code === 0 || attempt >= 4) return target;
+    await sleep(2_000);
+  }
 }
 
 const CONTAINER = () => join(dir, 'ctr.json');
@@ -107,6 +127,7 @@ async function runningContainer(podFile: string): Promise<{ pod: string; ctr: st
 
 beforeAll(async () => {
   if (!existsSync(join(REPO_ROOT, 'dist', 'main.js'))) throw new Error('build the CLI first: node scripts/build.mjs');
+  cliDir = await snapshotCli();
   dir = await makeTempDir('ist-crash-');
   await mkdir(join(dir, 'cni'), { recursive: true });
   net = await writeBridgeConflist(join(dir, 'cni'), join(dir, 'leases'));
@@ -120,9 +141,20 @@ beforeAll(async () => {
   await removeAllAndCheck();
 }, 180_000);
 
-afterAll(async () => {
-  if (!dir) return;
+afterEach(async () => {
+  if (clean) return;
   await cli(['rmp', '-a', '-f']).catch(() => undefined);
+  clean = true;
+});
+
+beforeEach(() => {
+  clean = false;
+});
+
+afterAll(async () => {
+  if (dir) await cli(['rmp', '-a', '-f']).catch(() => undefined);
+  if (cliDir) await rm(cliDir, { recursive: true, force: true });
+  if (!dir) return;
   await killPids((await ourProcesses()).map((p) => Number.parseInt(p, 10))).catch(() => undefined);
   await unmountUnder(dir);
   await deleteLink(net?.bridge ?? '').catch(() => undefined);

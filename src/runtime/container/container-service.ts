@@ -56,9 +56,6 @@ export class ContainerService {
     const name = containerName(config.metadata, sandbox.config.metadata ?? {});
     const undo = new Undo();
     try {
-      await ctx.containerNames.reserve(name, id);
-      undo.push('release name', () => ctx.containerNames.release(name, id));
-      runtimeFailpoint('create-after-name');
       const dir = ctx.containers.objectDir(id);
       const bundle = join(dir, 'bundle');
       const logDir = podConfig.logDirectory || sandbox.config.logDirectory || '';
@@ -89,6 +86,10 @@ export class ContainerService {
       await ctx.containers.create(record);
       undo.push('remove record', () => ctx.containers.remove(id));
       runtimeFailpoint('create-after-record');
+      // Name after the record (marked creating): recovery can then release a name whose creator died.
+      await ctx.containerNames.reserve(name, id);
+      undo.push('release name', () => ctx.containerNames.release(name, id));
+      runtimeFailpoint('create-after-name');
       const snap = await ctx.snapshots.prepare(id, image.id);
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');

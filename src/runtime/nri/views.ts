@@ -96,5 +96,5 @@ export function runtimeUpdateFromNri(r: nri.LinuxResources | null | undefined): 
 
 /** Makes a (possibly multi-line) error message fit on one line. */
 export function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, '; ').trim();
+  return message.trim().replace(/\s*\n\s*/g, '; ');
 }

@@ -3,8 +3,8 @@
 // names the point reached, the process SIGKILLs itself there.
 // Each list is in the order the operation reaches its points.
 export const RUNP_FAILPOINTS = [
-  'runp-after-name',
   'runp-after-record',
+  'runp-after-name',
   'runp-after-shm',
   'runp-after-rootfs',
   'runp-after-netns',
@@ -15,8 +15,8 @@ export const RUNP_FAILPOINTS = [
 ] as const;
 
 export const CREATE_FAILPOINTS = [
-  'create-after-name',
   'create-after-record',
+  'create-after-name',
   'create-after-rootfs',
   'create-after-bundle',
   'create-after-conmon',

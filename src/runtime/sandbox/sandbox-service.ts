@@ -66,10 +66,13 @@ export class SandboxService {
     const id = newId();
     const undo = new Undo();
     try {
-      const record = await this.reserveName(id, config, undo);
-      runtimeFailpoint('runp-after-name');
+      // Record (marked creating) before the name: recovery can then release a name whose creator died.
+      const record = this.newRecord(id, config);
       await this.createRecord(record, undo);
       runtimeFailpoint('runp-after-record');
+      await this.ctx.sandboxNames.reserve(record.name, id);
+      undo.push('release name', () => this.ctx.sandboxNames.release(record.name, id));
+      runtimeFailpoint('runp-after-name');
       await this.setupShm(record, undo);
       runtimeFailpoint('runp-after-shm');
       record.pauseImageId = await ensurePauseImage(ctx);
@@ -99,10 +102,8 @@ export class SandboxService {
     }
   }
 
-  private async reserveName(id: string, config: cri.PodSandboxConfigIn, undo: Undo): Promise<SandboxRecord> {
+  private newRecord(id: string, config: cri.PodSandboxConfigIn): SandboxRecord {
     const name = sandboxName(config.metadata!);
-    await this.ctx.sandboxNames.reserve(name, id);
-    undo.push('release name', () => this.ctx.sandboxNames.release(name, id));
     const namespaces = sandboxNamespaceModes(config);
     const parent = config.linux?.cgroupParent || this.ctx.options.cgroupParent || '/isulats';
     return {
