@@ -38,7 +38,7 @@ const nriFor = (n: number, mode: 'daemon' | 'embedded'): NriEngineOptions => ({
 const podFor = (n: number) => ({
   metadata: { name: `bench-${n}`, namespace: 'bench', uid: `bench-${n}`, attempt: 0 },
   annotations: (n === 1 ? { 'env.nri.isulats.io': 'A: "1"\n' } : {}) as Record<string, string>,
-  linux: { securityContext: { namespaceOptions: { network: 'NODE' } } },
+  linux: { securityContext: { namespaceOptions: { network: 'NODE' as const } } },
 });
 
 async function createOnce(engine: Engine, podSandboxId: string, pod: object, i: number): Promise<{ ms: number; id: string }> {

@@ -21,6 +21,13 @@ export default defineCommand({
     'websocket-server-listening-port': Flags.string({ summary: 'Port of the exec/attach/port-forward streaming server on 127.0.0.1 (default 10350)' }),
     'log-level': Flags.string({ summary: 'fatal, alert, crit, error, warn, notice, info, debug or trace (default info)' }),
     pidfile: Flags.string({ summary: 'Pid file, also the single-instance lock (default /var/run/isulats.pid)' }),
+    'enable-nri': Flags.boolean({ summary: 'Enable NRI (daemon.json: nri-support)' }),
+    'nri-socket': Flags.string({ summary: 'NRI socket for external plugins (default /var/run/nri/nri.sock)' }),
+    'nri-plugin-dir': Flags.string({ summary: 'Directory of pre-installed NRI plugins, files named IDX-NAME (default /opt/nri/plugins)' }),
+    'nri-plugin-config-dir': Flags.string({ summary: 'Directory of per-plugin configuration (default /etc/nri/conf.d)' }),
+    'nri-registration-timeout': Flags.string({ summary: 'Time a plugin has to register, e.g. 5s' }),
+    'nri-request-timeout': Flags.string({ summary: 'Time a plugin has to answer a request, e.g. 2s' }),
+    'disable-nri-connections': Flags.boolean({ summary: 'Only pre-installed plugins: no NRI socket for external ones' }),
     validate: Flags.boolean({ summary: 'Check the configuration and exit: 0 when valid, 1 otherwise' }),
     'backend-endpoint': Flags.string({ hidden: true, summary: 'Serve a proxy to this CRI endpoint instead of the embedded engine (testing)' }),
   },
@@ -37,7 +44,17 @@ export default defineCommand({
       logLevel: ctx.flags['log-level'] ?? (ctx.globals.debug ? 'debug' : undefined),
       pidfile: ctx.flags.pidfile,
     };
-    const load = async (): Promise<DaemonConfig> => cfgMod.resolveDaemonConfig(await cfgMod.readDaemonJson(configPath, explicit), flags);
+    // NRI flags carry daemon.json's keys and values: parsed and checked exactly as the file's are.
+    const nriKeys = ['nri-socket', 'nri-plugin-dir', 'nri-plugin-config-dir', 'nri-registration-timeout', 'nri-request-timeout'];
+    const nriFlags: Record<string, unknown> = {};
+    if (ctx.flags['enable-nri']) nriFlags['nri-support'] = true;
+    if (ctx.flags['disable-nri-connections']) nriFlags['disable-nri-connections'] = true;
+    for (const k of nriKeys) if (ctx.flags[k] !== undefined) nriFlags[k] = ctx.flags[k];
+    const fromFlags = cfgMod.parseDaemonJson(JSON.stringify(nriFlags), 'command line');
+    const load = async (): Promise<DaemonConfig> => {
+      const file = await cfgMod.readDaemonJson(configPath, explicit);
+      return cfgMod.resolveDaemonConfig({ ...file, ...fromFlags, nri: { ...file.nri, ...fromFlags.nri } }, flags);
+    };
     const config = await load();
     if (ctx.flags.validate) {
       ctx.print(`configuration is valid (${explicit ? configPath : `${configPath}, defaults where absent`})\n`);

@@ -30,6 +30,7 @@ import { ContainerService } from './container/container-service.js';
 import { EngineNri } from './nri/engine-nri.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
+import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -93,7 +94,11 @@ export class Engine implements RuntimeApi, ImageApi {
     await engine.recover();
     if (options.nri?.enabled) {
       ctx.nri = new EngineNri(ctx, options.nri, { runtimeVersion: ENGINE_VERSION, stopContainer: async (id) => void (await engine.stopContainer({ containerId: id, timeout: 0 })) });
-      await ctx.nri.start();
+      // Daemon mode opens the socket and launches plugins now; a failure must not leave the engine half open.
+      await ctx.nri.start().catch(async (err: unknown) => {
+        await engine.close().catch(() => undefined);
+        throw err;
+      });
     }
     return engine;
   }
@@ -111,6 +116,7 @@ export class Engine implements RuntimeApi, ImageApi {
     await this.ctx.containerNames.reclaim(async (id) => !!(await this.ctx.containers.get(id)));
     await this.removeLeftovers().catch((e) => this.ctx.warn(`recovery: ${(e as Error).message}`));
     await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
+    await reclaimOrphanNames(this.ctx).catch((e) => this.ctx.warn(`recovery of names: ${(e as Error).message}`));
   }
 
   /**

@@ -3,8 +3,10 @@
 // bad input, and a daemon restart with a pod running. Leaves no process, mount, netns or lease.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../rig/cli.js';
+import { openCriClient } from '../rig/cri-client.js';
 import { findCgroupDirs, linkExists, listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { pidAlive } from '../rig/proc.js';
 import { writeContainerConfig, writePodConfig } from '../rig/pod-configs.js';
@@ -128,7 +130,7 @@ describe('a pod and a container through the daemon', () => {
     expect(await ok(['start', ctrId.slice(0, 12)])).toBe(`${ctrId.slice(0, 12)}\n`);
     const table = (await ok(['ps', '--pod', podId])).trimEnd().split('\n');
     expect(table).toHaveLength(2);
-    expect(table[1]).toMatch(new RegExp(`^${ctrId.slice(0, 13)}\\s+.+Running\\s+box\\s+0\\s+${podId.slice(0, 13)}\\s+web$`));
+    expect(table[1]).toMatch(new RegExp(`^${ctrId.slice(0, 13)}\\s+.+Running\\s+box\\s+0\\s+${podId.slice(0, 13)}\\s+\\S+$`));
     const json = JSON.parse(await ok(['ps', '-o', 'json', '--label', 'role=box']));
     expect(json.containers.map((c: { id: string }) => c.id)).toEqual([ctrId]);
     const doc = JSON.parse(await ok(['inspect', ctrId]));
@@ -192,9 +194,32 @@ describe('bad input', () => {
     await failsInOneLine(['rmp', 'ffffffffffff0'], /not found/i);
   });
 
-  it('surfaces the daemon\'s InvalidArgument for an empty ID in one line', async () => {
-    await failsInOneLine(['stopp', ''], /\S/);
-    await failsInOneLine(['inspect', ''], /\S/);
+  it('refuses an empty ID in one line', async () => {
+    await failsInOneLine(['stopp', ''], /ID cannot be empty/);
+    await failsInOneLine(['inspect', ''], /ID cannot be empty/);
+  });
+
+  it('answers empty IDs with InvalidArgument from the daemon itself', async () => {
+    const cri = openCriClient(daemon.endpoint);
+    try {
+      for (const [method, request] of [
+        ['StopPodSandbox', { podSandboxId: '' }],
+        ['ContainerStatus', { containerId: '' }],
+        ['StartContainer', { containerId: '' }],
+      ] as const) {
+        const error = await cri.runtime(method, request, 10_000).then(() => undefined, (e: { code?: number }) => e);
+        expect(error?.code, method).toBe(3); // INVALID_ARGUMENT
+      }
+    } finally {
+      cri.close();
+    }
+  });
+
+  it('surfaces the daemon\'s refusal of a pod config without metadata in one line', async () => {
+    const path = join(dir, 'no-metadata.json');
+    await writeFile(path, '{}\n');
+    await failsInOneLine(['runp', path], /\S/);
+    expect(await ok(['pods', '-q'])).toBe('');
   });
 });
 

@@ -93,19 +93,24 @@ describe('NRI in the engine', () => {
 
   const containerDirs = () => readdirSync(join(fx.options.root, 'containers')).filter((n) => /^[0-9a-f]{64}$/.test(n));
 
-  it('applies env and mount adjustments of pre-installed plugins inside the running container, then shuts them down', async () => {
+  it('applies env, rlimit and mount adjustments of pre-installed plugins inside the running container, then shuts them down', async () => {
     const data = mkdtempSync(join(fx.dir, 'data-'));
     writeFileSync(join(data, 'marker'), 'from-the-host\n');
-    const { engine } = await engineWith({ enabled: true, mode: 'embedded', pluginDir: pluginDir({ '10-env': 'env', '20-mounts': 'mounts' }) });
+    const confDir = mkdtempSync(join(fx.dir, 'conf-'));
+    const eventLog = join(confDir, 'events.log');
+    writeFileSync(join(confDir, '30-logger.conf'), `logFile: ${eventLog}\n`);
+    const { engine } = await engineWith({ enabled: true, mode: 'embedded', pluginConfigDir: confDir, pluginDir: pluginDir({ '10-env': 'env', '20-mounts': 'mounts', '30-logger': 'logger' }) });
     const pod = podConfig('nri-adjust', {
       annotations: {
         'env.nri.isulats.io/container.app': 'GREETING: hello-nri\n',
+        // RLIMIT_CORE: runc 1.1.5 (Go 1.19) does not keep a NOFILE soft limit (golang/go#46279).
+        'ulimits.nri.isulats.io/container.app': '- type: core\n  soft: 1024\n  hard: 2048\n',
         'mounts.nri.isulats.io/container.app': `- source: ${data}\n  destination: /data\n  type: bind\n  options: [rbind, ro]\n`,
       },
     });
     const { podSandboxId } = await engine.runPodSandbox({ config: pod });
     const plugins = engine.nriPlugins();
-    expect(plugins.map((p) => `${p.index}-${p.name}`)).toEqual(['10-env', '20-mounts']);
+    expect(plugins.map((p) => `${p.index}-${p.name}`)).toEqual(['10-env', '20-mounts', '30-logger']);
     const { containerId } = await engine.createContainer({
       podSandboxId,
       config: { metadata: { name: 'app' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
@@ -114,6 +119,8 @@ describe('NRI in the engine', () => {
     await engine.startContainer({ containerId });
     const env = await engine.execSync({ containerId, cmd: ['env'], timeout: 10 });
     expect(env.stdout.toString()).toMatch(/^GREETING=hello-nri$/m);
+    const core = await engine.execSync({ containerId, cmd: ['grep', 'Max core file size', '/proc/self/limits'], timeout: 10 });
+    expect(core.stdout.toString()).toMatch(/^Max core file size\s+1024\s+2048\s+bytes/);
     const marker = await engine.execSync({ containerId, cmd: ['cat', '/data/marker'], timeout: 10 });
     expect(marker.stdout.toString()).toBe('from-the-host\n');
     await engine.removePodSandbox({ podSandboxId });
@@ -121,6 +128,12 @@ describe('NRI in the engine', () => {
     expect(await anyAlive(pids)).toBe(true);
     await engine.close();
     expect(await anyAlive(pids)).toBe(false);
+    const events = readFileSync(eventLog, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { event: string }).event);
+    expect(events).toEqual([
+      'Configure isulats 0.1.0', 'Synchronize pods=0 containers=0',
+      'RunPodSandbox', 'CreateContainer', 'PostCreateContainer', 'StartContainer', 'PostStartContainer',
+      'StopContainer', 'RemoveContainer', 'StopPodSandbox', 'RemovePodSandbox', 'Shutdown',
+    ]);
   }, 120_000);
 
   it('fails a create two plugins disagree on with a one-line error and leaves nothing behind', async () => {
@@ -208,6 +221,7 @@ describe('NRI in the engine', () => {
         sandboxConfig: pod,
       });
       await engine.startContainer({ containerId });
+      await engine.updateContainerResources({ containerId, linux: { memoryLimitInBytes: '134217728' } });
       await engine.stopContainer({ containerId, timeout: 0 });
       await engine.removePodSandbox({ podSandboxId });
       const exited = new Promise((r) => plugin!.once('exit', r));
@@ -218,6 +232,7 @@ describe('NRI in the engine', () => {
       expect(events).toEqual([
         'Configure isulats 0.1.0', 'Synchronize pods=0 containers=0',
         'RunPodSandbox', 'CreateContainer', 'PostCreateContainer', 'StartContainer', 'PostStartContainer',
+        'UpdateContainer', 'PostUpdateContainer',
         'StopContainer', 'RemoveContainer', 'StopPodSandbox', 'RemovePodSandbox', 'Shutdown',
       ]);
     } finally {

@@ -34,6 +34,8 @@ export class EngineNri {
   private starting: Promise<Adaptation | undefined> | undefined;
   private readonly evictions = new Set<Promise<void>>();
   private closed = false;
+  /** A pod whose RunPodSandbox is being delivered: left out of a first Synchronize. */
+  private unsynced: string | undefined;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -66,7 +68,10 @@ export class EngineNri {
   // ---- pod events ----
 
   async runPodSandbox(id: string): Promise<void> {
+    // Plugins launched by this very event must not also see the pod in Synchronize.
+    if (this.mode === 'embedded') this.unsynced = id;
     await this.event('RunPodSandbox', async (a) => a.runPodSandbox(await this.pod(id)));
+    this.unsynced = undefined;
   }
   async stopPodSandbox(id: string): Promise<void> {
     await this.event('StopPodSandbox', async (a) => a.stopPodSandbox(await this.pod(id)));
@@ -215,7 +220,7 @@ export class EngineNri {
 
   /** Existing pods and containers (creations in progress left out: their events follow). */
   private async syncState(): Promise<SyncState> {
-    const pods = (await this.ctx.sandboxes.list()).filter((s) => !s.creating).map(podView);
+    const pods = (await this.ctx.sandboxes.list()).filter((s) => !s.creating && s.id !== this.unsynced).map(podView);
     const containers: nri.ContainerIn[] = [];
     for (const c of await this.ctx.containers.list()) {
       if (!c.creating) containers.push(containerView(c, await readSpec(c)));

@@ -3,7 +3,7 @@
 // teardown that leaves nothing behind: pods removed through CRI, the daemon stopped by PID,
 // then conmon and container processes of ours killed, cgroups, mounts, bridge and leases removed.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../rig/cli.js';
@@ -22,8 +22,8 @@ const CNI_RESULTS_DIR = '/var/lib/cni/results';
 
 /**
  * How the daemon is launched: `bin` = `node bin/isulats daemon` (the shipped dist build, the
- * default); `source` = the daemon command bundled from src/ with packages left external (as
- * test/integration/daemon-grpc.test.ts does), a stop-gap for when the dist build cannot run it.
+ * default); `source` = the daemon command bundled from src/ into .tmp/ with packages left external
+ * (as test/integration/daemon-grpc.test.ts does; removed by the last cleanup()), a stop-gap for when the dist build cannot run it.
  * `ISULATS_E2E_DAEMON=source` picks it from the environment.
  */
 export type DaemonLauncher = 'bin' | 'source';
@@ -115,8 +115,10 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
       await stopProcess();
     }
     await reapLeftovers(dir, network);
+    if (launcher === 'source') await releaseSourceBundle();
   };
 
+  if (launcher === 'source') bundleUsers++;
   try {
     await start();
   } catch (error) {
@@ -132,8 +134,18 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
 }
 
 let bundled: Promise<string> | undefined;
+let bundleUsers = 0;
 
-/** The daemon command bundled from src/ once per process into .tmp/ (removed when the process exits). */
+/** The last daemon of this process using the source bundle removes it. */
+async function releaseSourceBundle(): Promise<void> {
+  bundleUsers = Math.max(0, bundleUsers - 1);
+  if (bundleUsers > 0 || !bundled) return;
+  const out = await bundled.catch(() => undefined);
+  bundled = undefined;
+  if (out) await rm(out, { force: true });
+}
+
+/** The daemon command bundled from src/ into .tmp/, once while any daemon of this process uses it. */
 function sourceBundle(): Promise<string> {
   bundled ??= (async () => {
     const out = join(REPO_ROOT, '.tmp', `ist-e2e-daemon-${process.pid}.mjs`);
@@ -154,7 +166,6 @@ function sourceBundle(): Promise<string> {
     } finally {
       await rm(entry, { force: true });
     }
-    process.once('exit', () => rmSync(out, { force: true }));
     return out;
   })();
   return bundled;
