@@ -2,13 +2,16 @@
 // (`node bin/isulats -r <endpoint>`): (a) median wall time of whole CLI calls of the pod
 // lifecycle; (b) iSulad's published method: N concurrent `run --no-pull CONTAINER-CONFIG
 // POD-CONFIG`, time until all N containers run, daemon VmRSS and summed monitor VmRSS
-// (conmon of the daemon's containers vs containerd-shim-runc-v2 of our containerd).
+// (conmon of the daemon's containers vs containerd-shim-runc-v2 of our containerd); (c) the
+// same N pods through one in-process gRPC client, without a CLI process per pod.
 // Usage: node bench/daemon/run.mjs [ITERATIONS] [N,N,...]   (default 5 and 1,10,50)
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../test/rig/cli.js';
 import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
+import { openCriClient } from '../../test/rig/cri-client.js';
 import { listProcesses, type ProcessInfo } from '../../test/rig/host-cleanup.js';
 import { pushRigImages } from '../../test/rig/images.js';
 import { writeContainerConfig, writePodConfig } from '../../test/rig/pod-configs.js';
@@ -151,6 +154,37 @@ async function batch(target: Target, dir: string, image: string, n: number): Pro
   return result;
 }
 
+/**
+ * The same N pods through one in-process CRI v1 client per daemon (no CLI process per pod), so
+ * the figure is the daemon's own and not 2N Node.js start-ups on this machine's cores.
+ */
+async function grpcBatch(target: Target, image: string, n: number): Promise<{ ms: number; failures: number; firstError?: string }> {
+  const cri = openCriClient(target.endpoint);
+  try {
+    const t0 = process.hrtime.bigint();
+    const outcomes = await Promise.all(Array.from({ length: n }, async (_, i) => {
+      const name = `g${n}-${target.name}-${i}`;
+      const sandboxConfig = {
+        metadata: { name, uid: randomUUID(), namespace: 'default', attempt: 0 },
+        linux: { securityContext: { namespaceOptions: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } } },
+      };
+      const pod = await cri.runtime('RunPodSandbox', { config: sandboxConfig }, 300_000);
+      const ctr = await cri.runtime('CreateContainer', {
+        podSandboxId: pod.podSandboxId,
+        config: { metadata: { name, attempt: 0 }, image: { image }, command: ['sleep', '3600'], linux: {} },
+        sandboxConfig,
+      }, 300_000);
+      await cri.runtime('StartContainer', { containerId: ctr.containerId }, 300_000);
+    }).map((p) => p.then(() => undefined, (e: Error) => e.message)));
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const errors = outcomes.filter((o): o is string => o !== undefined);
+    return { ms, failures: errors.length, firstError: errors[0] };
+  } finally {
+    cri.close();
+    await cli(target, ['rmp', '-a', '-f']);
+  }
+}
+
 const fmt = (x: number, digits = 0): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const mb = (kb: number): string => fmt(kb / 1024, 1);
 
@@ -206,6 +240,15 @@ async function main(): Promise<void> {
           `monitor RSS <= 0.15x: ${monRatio <= 0.15 ? 'met' : 'missed'} (${fmt(monRatio, 3)}x); ` +
           `daemon RSS <= containerd: ${a.daemonKb <= b.daemonKb ? 'met' : 'missed'} (${fmt(a.daemonKb / b.daemonKb, 2)}x)`);
       }
+    }
+
+    console.log('\n(c) the same N pods through one in-process gRPC client per daemon (RunPodSandbox, CreateContainer, StartContainer)');
+    console.log(`${'N'.padStart(3)}  ${'time ms isulats/ctrd (less)'.padEnd(32)}failed`);
+    for (const n of batches) {
+      const a = await grpcBatch(targets[0]!, images.busybox, n);
+      const b = await grpcBatch(targets[1]!, images.busybox, n);
+      for (const r of [a, b]) if (r.firstError) console.error(`  failure: ${r.firstError}`);
+      console.log(`${String(n).padStart(3)}  ${`${fmt(a.ms)}/${fmt(b.ms)} (${fmt((1 - a.ms / b.ms) * 100)}%)`.padEnd(32)}${a.failures}/${b.failures}`);
     }
   } finally {
     for (const t of [daemon ? daemon.endpoint : undefined, containerd?.endpoint]) {

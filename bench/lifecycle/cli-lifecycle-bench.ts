@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   let bridge = '';
   const emb: Target = {
     name: 'embedded',
-    args: ['--root', join(dir, 'root'), '--state', join(dir, 'state')],
+    args: ['--root', join(dir, 'root'), '--state', join(dir, 'state'), '--global-timeout', '60s'],
     env: { ISULATS_CNI_CONF_DIR: join(dir, 'cni'), ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock') },
     image: 'istbl/busybox:1',
     podExtra: { linux: { cgroup_parent: cgroupParent } },
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     registry = await startRegistry();
     const images = await pushRigImages(registry.host);
     ctd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [registry.host] });
-    const remote: Target = { name: 'containerd', args: ['-r', ctd.endpoint], env: { CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_CONFIG: '' }, image: images.busybox, podExtra: {}, times: newTimes() };
+    const remote: Target = { name: 'containerd', args: ['-r', ctd.endpoint, '--global-timeout', '60s'], env: { CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_CONFIG: '' }, image: images.busybox, podExtra: {}, times: newTimes() };
     await cli(remote, ['pull', images.busybox]);
 
     // Warm-up: the embedded engine builds its pause image, containerd pulls its own.
