@@ -218,7 +218,7 @@ describe('bad input', () => {
   it('surfaces the daemon\'s refusal of a pod config without metadata in one line', async () => {
     const path = join(dir, 'no-metadata.json');
     await writeFile(path, '{}\n');
-    await failsInOneLine(['runp', path], /\S/);
+    await failsInOneLine(['runp', path], /metadata\.name must not be empty/);
     expect(await ok(['pods', '-q'])).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 // Makes sure the pause image exists. The default (isulats/pause:3.9) is built
 // locally at first need from assets/pause/pause.c (gcc -static), so offline
-// hosts can run pods; any other configured image must already be present.
+// hosts can run pods; any other configured image is pulled at first need, as
+// containerd pulls its sandbox image.
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +18,8 @@ export async function ensurePauseImage(ctx: EngineContext): Promise<string> {
   try {
     return (await ctx.images.resolveImage(ref)).id;
   } catch (error) {
-    if (!isKind(error, 'not-found') || ref !== DEFAULT_PAUSE_IMAGE) {
-      if (isKind(error, 'not-found')) throw failedPrecondition(`pause image "${ref}" not found: pull or load it first`);
-      throw error;
-    }
+    if (!isKind(error, 'not-found')) throw error;
+    if (ref !== DEFAULT_PAUSE_IMAGE) return pullPauseImage(ctx, ref);
   }
   return withFileLock(join(ctx.paths.root, 'locks', 'pause-image.lock'), async () => {
     const again = await ctx.images.resolveImage(ref).catch(() => undefined);
@@ -38,4 +37,13 @@ export async function ensurePauseImage(ctx: EngineContext): Promise<string> {
       await rm(dir, { recursive: true, force: true });
     }
   }, { timeoutMs: 180_000 });
+}
+
+async function pullPauseImage(ctx: EngineContext, ref: string): Promise<string> {
+  try {
+    await ctx.images.pullImage({ image: { image: ref } });
+    return (await ctx.images.resolveImage(ref)).id;
+  } catch (error) {
+    throw failedPrecondition(`pause image "${ref}" is not here and could not be pulled: ${(error as Error).message}`);
+  }
 }
