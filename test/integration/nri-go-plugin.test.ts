@@ -23,6 +23,9 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
   }
 }
 
+// Skipped unless ISULATS_TEST_NRI_GO_PLUGIN names a plugin built on upstream's Go stub
+// (recipe in examples/nri/go-reference-plugin/main.go): CI has no Go toolchain. Its
+// recorded frames are replayed without Go in test/unit/nri-go-replay.test.ts.
 describe.skipIf(!GO_PLUGIN)('NRI adaptation with a plugin on the upstream Go stub', () => {
   let dir: string;
   let runtime: Adaptation | undefined;
