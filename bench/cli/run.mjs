@@ -102,7 +102,7 @@ function ownLoop(commands) {
 }
 
 async function main() {
-  if (!existsSync(join(ROOT, 'dist/main.js'))) spawnSync(NODE, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'dist/isulats.cjs'))) spawnSync(NODE, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   let endpoint = process.env.ISULATS_BENCH_ENDPOINT;
   let stop = async () => undefined;
   if (!endpoint) ({ endpoint, stop } = await startContainerd());

@@ -1,6 +1,6 @@
 // The isulats install directory (where package.json, assets/ and build/ live),
 // found by walking up from this module: the same answer from src/ in tests and
-// from dist/chunks/ in the bundle.
+// from dist/ in the bundle.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -130,7 +130,7 @@ async function runningContainer(podFile: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(REPO_ROOT, 'dist', 'main.js'))) throw new Error('build the CLI first: node scripts/build.mjs');
+  if (!existsSync(join(REPO_ROOT, 'dist', 'isulats.cjs'))) throw new Error('build the CLI first: node scripts/build.mjs');
   cliDir = await snapshotCli();
   dir = await makeTempDir('ist-crash-');
   await mkdir(join(dir, 'cni'), { recursive: true });
