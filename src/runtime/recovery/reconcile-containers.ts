@@ -3,7 +3,7 @@
 // truth: a started container is recorded RUNNING (its exit, if any, is then
 // read from conmon's exit file as usual); one runc no longer knows, with its
 // monitor gone, is recorded EXITED so it is neither lost nor started twice.
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine-context.js';
 import { nowNs } from '../container/cri-values.js';
@@ -12,6 +12,9 @@ import { pidAlive } from '../sandbox/sandbox-service.js';
 export async function reconcileCreatedContainers(ctx: EngineContext): Promise<void> {
   for (const r of await ctx.containers.list()) {
     if (r.state !== 'CONTAINER_CREATED' || r.creating) continue;
+    // runc keeps exec.fifo until `runc start`: while it is there the container is
+    // still created, and every CLI call would otherwise spawn `runc state` per such container.
+    if (await exists(join(ctx.paths.runcRoot, r.id, 'exec.fifo'))) continue;
     // Under the record's lock: StartContainer holds it from `runc start` to its record write.
     await ctx.containers.withLock(r.id, async () => {
       const current = await ctx.containers.get(r.id);
@@ -29,4 +32,11 @@ export async function reconcileCreatedContainers(ctx: EngineContext): Promise<vo
       await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
     });
   }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
