@@ -205,14 +205,14 @@ async function knownTaskIds(dir: string): Promise<Set<string>> {
   return ids;
 }
 
-/** Best effort, bounded: stop and remove every pod (all pods in this containerd are ours). */
-async function removeAllPods(endpoint: string): Promise<void> {
+/** Best effort, bounded: stop and remove every pod of a runtime whose pods are all ours, so CNI DEL runs. */
+export async function removeAllPods(endpoint: string, perCallMs = 15_000): Promise<void> {
   const client = openCriClient(endpoint);
   try {
-    const list = await client.runtime('ListPodSandbox', {}, 5_000);
+    const list = await client.runtime('ListPodSandbox', {}, 10_000);
     for (const pod of (list.items as Array<{ id: string }>) ?? []) {
-      await client.runtime('StopPodSandbox', { podSandboxId: pod.id }, 15_000).catch(() => undefined);
-      await client.runtime('RemovePodSandbox', { podSandboxId: pod.id }, 15_000).catch(() => undefined);
+      await client.runtime('StopPodSandbox', { podSandboxId: pod.id }, perCallMs).catch(() => undefined);
+      await client.runtime('RemovePodSandbox', { podSandboxId: pod.id }, perCallMs).catch(() => undefined);
     }
   } finally {
     client.close();

@@ -12,10 +12,11 @@
 import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import {
-  decodeChannelMessage, encodeChannelMessage, encodePortPrefix, type ChannelProtocol,
+  encodeChannelMessage, encodePortPrefix, type ChannelProtocol,
 } from '../../protocols/k8s-channel/index.js';
 import { HEADER_PORT, HEADER_REQUEST_ID, HEADER_STREAM_TYPE, STREAM_TYPE } from '../../protocols/remotecommand/index.js';
 import type { SpdyConnection, SpdyStream } from '../../protocols/spdy/index.js';
+import { readChannelFrame } from './ws-message.js';
 
 export type Dial = (port: number) => Promise<Duplex>;
 
@@ -84,14 +85,8 @@ export async function servePortForwardWebSocket(
   const targets = new Map<number, Duplex>();
   const pending = new Map<number, Buffer[]>();
   ws.on('message', (payload: Buffer, isBinary: boolean) => {
-    let msg;
-    try {
-      const base64 = proto.base64 && !isBinary;
-      msg = decodeChannelMessage(base64 ? payload.toString('latin1') : payload, base64);
-    } catch {
-      ws.close(1002);
-      return;
-    }
+    const msg = readChannelFrame(ws, proto, payload, isBinary);
+    if (!msg) return;
     // Only even (data) channels carry bytes for the pod.
     if (msg.channel % 2 !== 0 || msg.channel / 2 >= ports.length || msg.data.length === 0) return;
     const target = targets.get(msg.channel);

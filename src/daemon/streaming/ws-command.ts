@@ -6,12 +6,13 @@ import { PassThrough, Writable } from 'node:stream';
 import WebSocket from 'ws';
 import type { StreamIO } from '../../client/backend.js';
 import {
-  CLOSE_CHANNEL, decodeChannelMessage, encodeChannelMessage, type ChannelProtocol,
+  CLOSE_CHANNEL, encodeChannelMessage, type ChannelProtocol,
 } from '../../protocols/k8s-channel/index.js';
 import { ResizeDecoder, STREAM_CHANNELS, type K8sStatus } from '../../protocols/remotecommand/index.js';
 import { encodeStatus } from './command-session.js';
 import { SizeQueue } from './size-queue.js';
 import type { StreamOptions } from './types.js';
+import { readChannelFrame } from './ws-message.js';
 
 /** How long a closing handshake may take before the socket is dropped. */
 const CLOSE_TIMEOUT_MS = 5_000;
@@ -31,14 +32,8 @@ export async function serveCommandWebSocket(
   ws.on('error', () => {});
 
   ws.on('message', (payload: Buffer, isBinary: boolean) => {
-    let msg;
-    try {
-      const base64 = proto.base64 && !isBinary;
-      msg = decodeChannelMessage(base64 ? payload.toString('latin1') : payload, base64);
-    } catch {
-      ws.close(1002);
-      return;
-    }
+    const msg = readChannelFrame(ws, proto, payload, isBinary);
+    if (!msg) return;
     if (proto.supportsClose && msg.channel === CLOSE_CHANNEL) {
       if (msg.data[0] === STREAM_CHANNELS.stdin && stdin && !stdin.writableEnded) stdin.end();
       return;

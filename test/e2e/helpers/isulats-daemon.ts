@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../rig/cli.js';
 import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from '../../rig/cni-conf.js';
 import { openCriClient } from '../../rig/cri-client.js';
+import { removeAllPods } from '../../rig/containerd.js';
 import { freePort } from '../../rig/free-port.js';
 import {
   deleteLink, inCgroupOf, isUnder, killPids, listProcesses, removeByPrefix, removeCgroupsNamed, unmountUnder,
@@ -111,7 +112,7 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
   };
   const cleanup = async (): Promise<void> => {
     if (pid && (await commandLineMentions(pid, paths.configPath))) {
-      await removeAllPods(endpoint).catch(() => undefined);
+      await removeAllPods(endpoint, 30_000).catch(() => undefined);
       await stopProcess();
     }
     await reapLeftovers(dir, network);
@@ -187,19 +188,6 @@ async function waitReady(endpoint: string, socket: string, pid: number, logPath:
   }
 }
 
-/** Bounded: stop and remove every pod of this daemon (all are ours), so CNI DEL runs. */
-async function removeAllPods(endpoint: string): Promise<void> {
-  const client = openCriClient(endpoint);
-  try {
-    const list = await client.runtime('ListPodSandbox', {}, 10_000);
-    for (const pod of (list.items as Array<{ id: string }>) ?? []) {
-      await client.runtime('StopPodSandbox', { podSandboxId: pod.id }, 30_000).catch(() => undefined);
-      await client.runtime('RemovePodSandbox', { podSandboxId: pod.id }, 30_000).catch(() => undefined);
-    }
-  } finally {
-    client.close();
-  }
-}
 
 /** Every 64-hex name under our dir (a few levels deep): the sandbox and container IDs it recorded. */
 export async function knownIds(dir: string): Promise<Set<string>> {
