@@ -137,10 +137,10 @@ export class Engine implements RuntimeApi, ImageApi {
       const id = /-([0-9a-f]{64})-[^-]+\.json$/.exec(file)?.[1];
       if (id && !(await known(id))) await this.ctx.cni.del(id, '', {}).catch(() => undefined);
     }
-    const listed = await this.ctx.runner.run({ cmd: this.ctx.options.runcPath ?? 'runc', args: ['--root', this.ctx.paths.runcRoot, 'list', '--format', 'json'], timeoutMs: 30_000 });
-    if (listed.code === 0) {
-      const entries = (JSON.parse(listed.stdout.toString() || 'null') as Array<{ id: string }> | null) ?? [];
-      for (const { id } of entries) if (ID_PATTERN.test(id) && !(await known(id))) await this.ctx.oci.delete(id, true).catch(() => undefined);
+    // runc keeps one directory per container under its root: reading it is what
+    // `runc list` does, without spawning runc on every CLI call.
+    for (const id of await readdir(this.ctx.paths.runcRoot).catch(() => [] as string[])) {
+      if (ID_PATTERN.test(id) && !(await known(id))) await this.ctx.oci.delete(id, true).catch(() => undefined);
     }
   }
 
