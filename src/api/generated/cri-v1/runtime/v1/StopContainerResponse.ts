@@ -1,0 +1,8 @@
+// Original file: proto/runtime/v1/api.proto
+
+
+export interface StopContainerResponse {
+}
+
+export interface StopContainerResponse__Output {
+}
