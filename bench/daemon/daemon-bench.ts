@@ -8,7 +8,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { REPO_ROOT } from '../../test/rig/cli.js';
 import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
 import { openCriClient } from '../../test/rig/cri-client.js';

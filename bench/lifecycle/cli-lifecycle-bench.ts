@@ -13,6 +13,7 @@ import { populateBusyboxRootfs } from '../../test/rig/busybox-rootfs.js';
 import { writeBridgeConflist } from '../../test/rig/cni-conf.js';
 import { makeTempDir, removeTempDir } from '../../test/rig/temp-dir.js';
 import { run } from '../../test/rig/proc.js';
+import { writeFloorBundle } from './floor-bundle.js';
 import { startRegistry, type Registry } from '../../test/rig/registry.js';
 import { pushRigImages } from '../../test/rig/images.js';
 import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
@@ -112,15 +113,7 @@ async function burst(dir: string, t: Target, monitors: () => Promise<number[]>):
 
 async function floor(dir: string, rootfs: string): Promise<number[]> {
   const bundle = join(dir, 'floor');
-  await mkdir(bundle);
-  await run('runc', ['spec', '--bundle', bundle]);
-  const spec = JSON.parse(await readFile(join(bundle, 'config.json'), 'utf8'));
-  spec.root = { path: rootfs, readonly: true };
-  spec.process.args = ['sleep', '3600'];
-  spec.process.terminal = false;
-  spec.process.rlimits = [];
-  spec.linux.namespaces = spec.linux.namespaces.filter((n: { type: string }) => n.type !== 'network');
-  await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
+  await writeFloorBundle(bundle, rootfs);
   const times: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const id = `istbl-floor-${i}-${process.pid}`;

@@ -4,7 +4,7 @@
 // the floor, and VmRSS of the per-container monitors (conmon).
 // Usage: node bench/lifecycle/run.mjs [ITERATIONS]
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../../src/runtime/engine.js';
 import type { EngineOptions } from '../../src/runtime/config/engine-config.js';
@@ -12,6 +12,7 @@ import { populateBusyboxRootfs } from '../../test/rig/busybox-rootfs.js';
 import { writeBridgeConflist } from '../../test/rig/cni-conf.js';
 import { makeTempDir, removeTempDir } from '../../test/rig/temp-dir.js';
 import { run } from '../../test/rig/proc.js';
+import { writeFloorBundle } from './floor-bundle.js';
 
 const BUSYBOX = 'isulats-bench/busybox:1';
 const iterations = Number(process.argv[2] ?? '5');
@@ -92,15 +93,7 @@ async function main(): Promise<void> {
 
     // Floor: bare runc on an equivalent bundle.
     const bundle = join(dir, 'floor');
-    await mkdir(bundle);
-    await run('runc', ['spec', '--bundle', bundle]);
-    const spec = JSON.parse(await readFile(join(bundle, 'config.json'), 'utf8'));
-    spec.root = { path: rootfs, readonly: true };
-    spec.process.args = ['sleep', '3600'];
-    spec.process.terminal = false;
-    spec.process.rlimits = [];
-    spec.linux.namespaces = spec.linux.namespaces.filter((n: { type: string }) => n.type !== 'network');
-    await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
+    await writeFloorBundle(bundle, rootfs);
     for (let i = 0; i < iterations; i++) {
       const id = `istbench-floor-${i}-${process.pid}`;
       const [, ms] = await timed(() => runDetached(['--root', join(dir, 'floor-state'), 'run', '-d', '--bundle', bundle, id]));

@@ -184,11 +184,20 @@ async function teardown(input: TeardownInput): Promise<void> {
     const sock = shimSocketPath(shim.argv);
     if (sock) await rm(sock, { force: true });
   }
+  await removeRuntimeLeftovers(dir, network, ids);
+}
+
+/**
+ * What a runtime of ours may leave on the host once its processes are gone:
+ * cgroups named after our IDs, mounts under its dir, its bridge, host-local
+ * leases and libcni's cached results (kept per network and sandbox; without a
+ * CNI DEL, after a crash, they stay behind); then the dir itself.
+ */
+export async function removeRuntimeLeftovers(dir: string, network: Pick<CniNetwork, 'bridge' | 'name'>, ids: ReadonlySet<string>): Promise<void> {
   await removeCgroupsNamed(ids);
   await unmountUnder(dir);
   await deleteLink(network.bridge);
   await rm(join('/var/lib/cni/networks', network.name), { recursive: true, force: true });
-  // libcni caches results per network and sandbox; without a CNI DEL (crash) they stay behind.
   await removeByPrefix(CNI_RESULTS_DIR, `${network.name}-`);
   for (const id of ids) await rm(join(CNI_RESULTS_DIR, `cni-loopback-${id}-lo`), { force: true });
   await removeTempDir(dir);

@@ -9,17 +9,16 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../rig/cli.js';
 import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from '../../rig/cni-conf.js';
 import { openCriClient } from '../../rig/cri-client.js';
-import { removeAllPods } from '../../rig/containerd.js';
+import { removeAllPods, removeRuntimeLeftovers } from '../../rig/containerd.js';
 import { freePort } from '../../rig/free-port.js';
 import {
-  deleteLink, inCgroupOf, isUnder, killPids, listProcesses, removeByPrefix, removeCgroupsNamed, unmountUnder,
+  inCgroupOf, isUnder, killPids, listProcesses,
   type ProcessInfo,
 } from '../../rig/host-cleanup.js';
 import { commandLineMentions, pidAlive, stopPid } from '../../rig/proc.js';
-import { makeTempDir, removeTempDir } from '../../rig/temp-dir.js';
+import { makeTempDir } from '../../rig/temp-dir.js';
 import { GiveUp, waitFor } from '../../rig/wait.js';
 
-const CNI_RESULTS_DIR = '/var/lib/cni/results';
 
 /**
  * How the daemon is launched: `bin` = `node bin/isulats daemon` (the shipped dist build, the
@@ -221,11 +220,5 @@ async function reapLeftovers(dir: string, network: CniNetwork): Promise<void> {
     (inCgroupOf(p, ids) || p.argv.some((a) => a.includes(dir)) || isUnder(p.root, dir) || isUnder(p.cwd, dir)));
   await killPids(tasks.map((p) => p.pid));
   await killPids(monitors.map((p) => p.pid));
-  await removeCgroupsNamed(ids);
-  await unmountUnder(dir);
-  await deleteLink(network.bridge);
-  await rm(join('/var/lib/cni/networks', network.name), { recursive: true, force: true });
-  await removeByPrefix(CNI_RESULTS_DIR, `${network.name}-`);
-  for (const id of ids) await rm(join(CNI_RESULTS_DIR, `cni-loopback-${id}-lo`), { force: true });
-  await removeTempDir(dir);
+  await removeRuntimeLeftovers(dir, network, ids);
 }
