@@ -433,6 +433,9 @@ export class ContainerService {
     const record = await this.get(req.containerId);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
     await this.ctx.oci.attach(record.id, record.bundle, io);
+    // The attach socket closes when the process ends, a moment before conmon writes
+    // the exit file: wait for it (bounded; a client that detached leaves it running).
+    await this.waitExit(record.id, 2_000);
     return (await this.refresh(await this.ctx.containers.mustGet(record.id))).exitCode;
   }
 
