@@ -16,7 +16,7 @@ import { pushRigImages } from '../../test/rig/images.js';
 import { writeContainerConfig, writePodConfig } from '../../test/rig/pod-configs.js';
 import { startRegistry, type Registry } from '../../test/rig/registry.js';
 import { makeTempDir, removeTempDir } from '../../test/rig/temp-dir.js';
-import { startIsulatsDaemon, ourMonitors, type IsulatsDaemon } from '../../test/e2e/helpers/isulats-daemon.js';
+import { startIsulatsDaemon, ourMonitors, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 
 const iterations = Number(process.argv[2] ?? '5');
 const batches = (process.argv[3] ?? '1,10,50').split(',').map(Number);

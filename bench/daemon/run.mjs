@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the daemon benchmark (bench/daemon/daemon-bench.ts, which reuses test/rig and
-// test/e2e/helpers) with esbuild and runs it: isulats daemon vs containerd 1.6, same client.
+// test/rig) with esbuild and runs it: isulats daemon vs containerd 1.6, same client.
 // Usage: node bench/daemon/run.mjs [ITERATIONS] [N,N,...]   (default 5 and 1,10,50; needs root)
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';

@@ -13,7 +13,7 @@ import { writeContainerConfig, writePodConfig } from '../rig/pod-configs.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { waitFor } from '../rig/wait.js';
-import { knownIds, ourMonitors, startIsulatsDaemon, type IsulatsDaemon } from './helpers/isulats-daemon.js';
+import { knownIds, ourMonitors, startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 
 const NS = `dcli-${process.pid}`;
 let daemon: IsulatsDaemon;

@@ -36,7 +36,7 @@ async function createContainer(name: string, command: string[], extra: string[] 
 
 beforeAll(async () => {
   const env = rigEnv();
-  endpoint = env.ISULATS_TEST_CONTAINERD;
+  endpoint = env.ISULATS_TEST_CRI_ENDPOINT;
   busybox = env.ISULATS_TEST_BUSYBOX;
   dir = await makeTempDir('ist-clic-');
   podConfigPath = await writePodConfig(dir, { name: 'ctrs', namespace: NS, logDirectory: join(dir, 'logs') });

@@ -35,7 +35,7 @@ function columnStarts(header: string, names: string[]): number[] {
 }
 
 beforeAll(async () => {
-  endpoint = rigEnv().ISULATS_TEST_CONTAINERD;
+  endpoint = rigEnv().ISULATS_TEST_CRI_ENDPOINT;
   dir = await makeTempDir('ist-clip-');
 });
 

@@ -6,18 +6,19 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../rig/cli.js';
-import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from '../../rig/cni-conf.js';
-import { openCriClient } from '../../rig/cri-client.js';
-import { removeAllPods, removeRuntimeLeftovers } from '../../rig/containerd.js';
-import { freePort } from '../../rig/free-port.js';
+import { REPO_ROOT } from './cli.js';
+import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from './cni-conf.js';
+import { openCriClient } from './cri-client.js';
+import { removeAllPods, removeRuntimeLeftovers } from './containerd.js';
+import { freePort } from './free-port.js';
 import {
   inCgroupOf, isUnder, killPids, listProcesses,
   type ProcessInfo,
-} from '../../rig/host-cleanup.js';
-import { commandLineMentions, pidAlive, stopPid } from '../../rig/proc.js';
-import { makeTempDir } from '../../rig/temp-dir.js';
-import { GiveUp, waitFor } from '../../rig/wait.js';
+} from './host-cleanup.js';
+import { commandLineMentions, pidAlive, stopPid } from './proc.js';
+import { readOwner, writeOwner } from './owner.js';
+import { makeTempDir } from './temp-dir.js';
+import { GiveUp, waitFor } from './wait.js';
 
 
 /**
@@ -47,6 +48,8 @@ export interface IsulatsDaemon {
   pidfile: string;
   configPath: string;
   logPath: string;
+  /** Holds the daemon's bridge conflist. */
+  cniConfDir: string;
   network: CniNetwork;
   /** PID of the running daemon process (changes on restart). */
   readonly pid: number;
@@ -104,17 +107,14 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
     child.unref();
     if (child.pid === undefined) throw new Error('isulats daemon did not start');
     pid = child.pid;
+    await writeOwner<DaemonOwnerData>(dir, { daemonPid: pid, configPath: paths.configPath, network });
     await waitReady(endpoint, paths.socket, pid, paths.logPath);
   };
   const stopProcess = async (): Promise<void> => {
     if (pid && (await commandLineMentions(pid, paths.configPath))) await stopPid(pid, 20_000);
   };
   const cleanup = async (): Promise<void> => {
-    if (pid && (await commandLineMentions(pid, paths.configPath))) {
-      await removeAllPods(endpoint, 30_000).catch(() => undefined);
-      await stopProcess();
-    }
-    await reapLeftovers(dir, network);
+    await teardownDaemonDir(dir, { daemonPid: pid, configPath: paths.configPath, network });
     if (launcher === 'source') await releaseSourceBundle();
   };
 
@@ -132,6 +132,25 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
     stopProcess, start, cleanup,
   };
 }
+
+/** What a later run needs to tear down a daemon dir whose owner died (see stale-rigs.ts). */
+export interface DaemonOwnerData {
+  daemonPid: number;
+  configPath: string;
+  network: CniNetwork;
+}
+
+/** Pods removed through CRI while the daemon answers, the daemon stopped, then everything of the dir reaped. */
+export async function teardownDaemonDir(dir: string, data: DaemonOwnerData): Promise<void> {
+  if (data.daemonPid && (await commandLineMentions(data.daemonPid, data.configPath))) {
+    await removeAllPods(`unix://${join(dir, 'd.sock')}`, 30_000).catch(() => undefined);
+    await stopPid(data.daemonPid, 20_000);
+  }
+  await reapLeftovers(dir, data.network);
+}
+
+/** The owner record of a daemon dir, if it has one. */
+export const readDaemonOwner = (dir: string) => readOwner<DaemonOwnerData>(dir);
 
 let bundled: Promise<string> | undefined;
 let bundleUsers = 0;
