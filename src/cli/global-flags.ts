@@ -18,11 +18,11 @@ interface GlobalFlagSpec {
 export const GLOBAL_FLAGS: GlobalFlagSpec[] = [
   { name: 'runtime-endpoint', char: 'r', takesValue: true, description: 'Endpoint of the CRI runtime service (unix:///path or tcp://host:port)' },
   { name: 'image-endpoint', char: 'i', takesValue: true, description: 'Endpoint of the CRI image service (defaults to the runtime endpoint)' },
-  { name: 'global-timeout', char: 't', aliases: ['timeout'], takesValue: true, description: 'Timeout of each connection and RPC, e.g. 2s, 500ms (default 2s)' },
+  { name: 'global-timeout', char: 't', aliases: ['timeout'], takesValue: true, description: 'Timeout of each connection and RPC, e.g. 2s, 500ms (default 2s); before the command where the command has its own --timeout' },
   { name: 'debug', char: 'D', takesValue: false, description: 'Enable debug output' },
   { name: 'config', char: 'c', takesValue: true, description: 'Client config file (default /etc/isulats/isulats.yaml, or $CRI_CONFIG_FILE)' },
   { name: 'root', takesValue: true, description: 'Embedded engine root directory (default /var/lib/isulats)' },
-  { name: 'engine-state', aliases: ['state'], takesValue: true, description: 'Embedded engine state directory (default /run/isulats); --state before the command' },
+  { name: 'engine-state', aliases: ['state'], takesValue: true, description: 'Embedded engine state directory (default /run/isulats); before the command where the command has its own --state' },
   { name: 'registry-config-dir', takesValue: true, description: "Directory of per-registry hosts.toml files (containerd's format)" },
 ];
 
@@ -36,13 +36,16 @@ export function globalFlagsFor(commandFlags: FlagInput<any>): FlagInput<any> {
   }
   const out: FlagInput<any> = {};
   for (const g of GLOBAL_FLAGS) {
+    const aliases = (g.aliases ?? []).filter((a) => !ownNames.has(a));
     const common = {
       summary: g.description,
       helpGroup: 'GLOBAL',
       char: g.char && !ownChars.has(g.char) ? (g.char as any) : undefined,
-      aliases: (g.aliases ?? []).filter((a) => !ownNames.has(a)),
+      aliases,
     };
-    out[g.name] = g.takesValue ? Flags.string(common) : Flags.boolean(common);
+    // Help shows the name users type (--timeout, --state), unless the command has its own flag by that name.
+    const helpName = g.aliases?.[0] && aliases.includes(g.aliases[0]) ? g.aliases[0] : g.name;
+    out[g.name] = { ...(g.takesValue ? Flags.string(common) : Flags.boolean(common)), helpName };
   }
   return out;
 }

@@ -17,7 +17,11 @@ export function toOclifCommand(id: string, spec: CommandSpec): typeof Command {
     static override usage = spec.usage;
     static override aliases = spec.aliases ?? [];
     static override strict = spec.strict ?? true;
-    static override flags = { ...globalFlagsFor(spec.flags ?? {}), ...(spec.flags ?? {}) };
+    // Help-only classes: global flags are keyed by the name users type (see globalFlagsFor).
+    static override flags = {
+      ...Object.fromEntries(Object.values(globalFlagsFor(spec.flags ?? {})).map((f: any) => [f.helpName, { ...f, aliases: [] }])),
+      ...(spec.flags ?? {}),
+    };
     static override args = spec.args ?? {};
     async run(): Promise<void> {
       throw new Error('run through the isulats dispatcher');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hoistGlobalFlags, globalFlagsFor } from '../../src/cli/global-flags.js';
 import * as Flags from '@oclif/core/flags';
 
@@ -43,4 +43,36 @@ describe('globalFlagsFor', () => {
     expect(globalFlagsFor({ state: Flags.string({}) })['engine-state'].aliases).toEqual([]);
     expect(globalFlagsFor({})['engine-state'].aliases).toEqual(['state']);
   });
+});
+
+describe('global flags in help', () => {
+  async function helpOf(topic: string[]): Promise<string> {
+    const { runOclifHelp } = await import('../../src/cli/oclif-adapter.js');
+    const chunks: string[] = [];
+    // oclif's help prints through console.log.
+    const write = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      chunks.push(`${args.join(' ')}\n`);
+    });
+    try {
+      await runOclifHelp(topic);
+    } finally {
+      write.mockRestore();
+    }
+    return chunks.join('');
+  }
+
+  it('shows the names users type, not the internal ones', async () => {
+    const help = await helpOf(['ps']);
+    expect(help).toMatch(/-t, --timeout=<value>\s+Timeout of each connection/);
+    // ps has its own --state, so the engine's keeps the name that still works after the verb.
+    expect(help).toMatch(/--engine-state=<value>\s+Embedded engine state/);
+    expect(help).not.toContain('--global-timeout');
+  }, 30_000);
+
+  it('keeps the internal name where the command has its own flag by the same name', async () => {
+    const help = await helpOf(['stop']);
+    expect(help).toMatch(/-t, --timeout=<value>\s+Seconds to wait/);
+    expect(help).toMatch(/--global-timeout=<value>\s+Timeout of each connection/);
+    expect(help).toMatch(/--state=<value>\s+Embedded engine state/);
+  }, 30_000);
 });
