@@ -1,5 +1,5 @@
 // isulats native addon: the few syscalls Node.js 20 lacks (flock, mknod,
-// l*xattr, mount, umount2). Each binding is a thin, synchronous wrapper that
+// l*xattr, mount, umount2, and SO_PEERCRED on a unix socket). Each binding is a thin, synchronous wrapper that
 // throws an Error carrying `code` (e.g. "EPERM") and `errno`, like Node's fs.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -293,6 +294,26 @@ static napi_value js_umount2(napi_env env, napi_callback_info info) {
   return result;
 }
 
+// peercred(fd) -> { pid, uid, gid } of the process at the other end of a connected unix socket.
+static napi_value js_peercred(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  if (!get_args(env, info, 1, argv)) return throw_errno(env, "getsockopt", NULL, EINVAL);
+  int32_t fd;
+  CHECK(napi_get_value_int32(env, argv[0], &fd));
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) return throw_errno(env, "getsockopt", "SO_PEERCRED", errno);
+  napi_value out, pid, uid, gid;
+  napi_create_object(env, &out);
+  napi_create_int32(env, cred.pid, &pid);
+  napi_create_uint32(env, cred.uid, &uid);
+  napi_create_uint32(env, cred.gid, &gid);
+  napi_set_named_property(env, out, "pid", pid);
+  napi_set_named_property(env, out, "uid", uid);
+  napi_set_named_property(env, out, "gid", gid);
+  return out;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"flock", NULL, js_flock, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -303,6 +324,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"llistxattr", NULL, js_llistxattr, NULL, NULL, NULL, napi_enumerable, NULL},
       {"mount", NULL, js_mount, NULL, NULL, NULL, napi_enumerable, NULL},
       {"umount2", NULL, js_umount2, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"peercred", NULL, js_peercred, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -45,7 +45,7 @@ export function globalFlagsFor(commandFlags: FlagInput<any>): FlagInput<any> {
     };
     // Help shows the name users type (--timeout, --state), unless the command has its own flag by that name.
     const helpName = g.aliases?.[0] && aliases.includes(g.aliases[0]) ? g.aliases[0] : g.name;
-    out[g.name] = { ...(g.takesValue ? Flags.string(common) : Flags.boolean(common)), helpName };
+    out[g.name] = Object.assign(g.takesValue ? Flags.string(common) : Flags.boolean(common), { helpName });
   }
   return out;
 }

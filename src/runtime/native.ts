@@ -16,6 +16,14 @@ interface NativeBinding {
   llistxattr(path: string): string[];
   mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void;
   umount2(target: string, flags: number): void;
+  peercred(fd: number): PeerCredentials;
+}
+
+/** Who is at the other end of a unix socket (SO_PEERCRED). */
+export interface PeerCredentials {
+  pid: number;
+  uid: number;
+  gid: number;
 }
 
 /** mount(2) flags used by the engine (values from <sys/mount.h>). */
@@ -85,4 +93,18 @@ export function mount(source: string | null, target: string, fstype: string | nu
 
 export function umount2(target: string, flags = 0): void {
   load().umount2(target, flags);
+}
+
+/**
+ * SO_PEERCRED of a connected unix socket, or undefined when it cannot be read (no fd: Node keeps
+ * it on the socket's internal handle, which is the only way to reach it from JavaScript).
+ */
+export function peerCredentials(sock: { _handle?: { fd?: number } } | object): PeerCredentials | undefined {
+  const fd = (sock as { _handle?: { fd?: number } })._handle?.fd;
+  if (typeof fd !== 'number' || fd < 0) return undefined;
+  try {
+    return load().peercred(fd);
+  } catch {
+    return undefined;
+  }
 }

@@ -71,7 +71,8 @@ describe('NRI in the daemon', () => {
       const list = await extras.nriPlugins!();
       return list.length === 2 ? list : undefined;
     }, { timeoutMs: 15_000, what: 'the external plugin in nri plugins' });
-    expect(plugins[1]).toMatchObject({ name: 'ext', index: '20', external: true });
+    // An external plugin's PID comes from its connection (SO_PEERCRED).
+    expect(plugins[1]).toMatchObject({ name: 'ext', index: '20', external: true, pid: external.pid });
     expect(plugins[0]!.pid).toBeGreaterThan(0);
     expect(Date.parse(plugins[1]!.connectedSince!)).not.toBeNaN();
 

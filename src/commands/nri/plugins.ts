@@ -1,5 +1,5 @@
 // `isulats nri plugins`: the NRI plugins the runtime has connected (name,
-// index, subscribed events, connected since, pid of the ones it launched).
+// index, subscribed events, connected since, pid (launched ones: ours; external ones: from the socket's peer credentials)).
 import * as Flags from '@oclif/core/flags';
 import { extraOf } from '../../client/backend.js';
 import { renderStructured } from '../../cli/output/format.js';

@@ -43,6 +43,8 @@ export interface AdaptationOptions {
   defaultValidator?: DefaultValidatorConfig;
   /** Where launched plugins' stdout/stderr go. */
   pluginOutput?: 'ignore' | 'inherit';
+  /** The PID behind an external plugin's connection (SO_PEERCRED), for listings; unknown without it. */
+  peerPid?: (sock: net.Socket) => number | undefined;
   log?: LogFn;
 }
 
@@ -401,7 +403,7 @@ export class Adaptation {
     sock.on('error', () => undefined);
     let p: RuntimePlugin;
     try {
-      p = await this.admit(sock, {});
+      p = await this.admit(sock, { peerPid: this.opts.peerPid?.(sock) });
     } catch (err) {
       this.log('warn', `failed to start external plugin: ${(err as Error).message}`);
       return;

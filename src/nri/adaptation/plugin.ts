@@ -28,6 +28,8 @@ export interface PluginOrigin {
   name?: string;
   config?: string;
   child?: ChildProcess;
+  /** An external plugin's PID, read from its connection when the host can. */
+  peerPid?: number;
 }
 
 /** Events older plugins (NRI v0.11-era API) only receive through StateChange. */
@@ -108,7 +110,7 @@ export class RuntimePlugin {
   }
 
   get pid(): number | undefined {
-    return this.origin.child?.pid;
+    return this.origin.child?.pid ?? this.origin.peerPid;
   }
 
   get fullName(): string {

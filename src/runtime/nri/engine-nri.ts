@@ -19,6 +19,7 @@ import type { EngineContext } from '../engine-context.js';
 import type { NriEngineOptions } from '../config/engine-config.js';
 import { failedPrecondition } from '../errors.js';
 import { clampOomScoreAdj } from '../oci/oom-score.js';
+import { peerCredentials } from '../native.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import type { ContainerRecord } from '../container/container-record.js';
 import { containerView, nriResourcesFromCri, oneLine, podStub, podView, runtimeUpdateFromNri } from './views.js';
@@ -186,6 +187,7 @@ export class EngineNri {
       syncFn: () => this.syncState(),
       updateFn: (updates) => this.applyUpdates(updates),
       evictFn: async (evictions) => this.evict(evictions),
+      peerPid: (sock) => peerCredentials(sock)?.pid,
       log: (level, msg) => {
         if (level === 'warn' || level === 'error') this.ctx.warn(msg);
       },
