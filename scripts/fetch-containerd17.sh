@@ -46,8 +46,9 @@ fi
 deb=$(ls "$APT_DIR"/download/containerd_*.deb)
 rm -rf "$DEST.new"
 dpkg-deb -x "$deb" "$DEST.new"
-if ! version=$("$DEST.new/usr/bin/containerd" --version 2>&1); then
-  log "the unpacked containerd does not run here: $version"
+# Built against trixie's libraries: make sure both binaries the tests run also run on this system.
+if ! version=$("$DEST.new/usr/bin/containerd" --version 2>&1) || ! shim=$("$DEST.new/usr/bin/containerd-shim-runc-v2" -v 2>&1); then
+  log "the unpacked containerd does not run here: $version ${shim:-}"
   rm -rf "$DEST.new"
   exit 1
 fi
