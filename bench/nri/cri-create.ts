@@ -19,8 +19,9 @@ import { pushRigImages } from '../../test/rig/images.js';
 import { bundleExamplePlugins } from '../../test/rig/nri-plugin-bundles.js';
 import { stopPid } from '../../test/rig/proc.js';
 import { startRegistry, type Registry } from '../../test/rig/registry.js';
-import { makeTempDir, removeTempDir } from '../../test/rig/temp-dir.js';
+import { makeTempDir } from '../../test/rig/temp-dir.js';
 import { waitFor } from '../../test/rig/wait.js';
+import { teardownBenchRig, runBench } from '../bench-rig.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/e2e/helpers/isulats-daemon.js';
 
 const iterations = Number(process.argv[2] ?? '30');
@@ -144,14 +145,8 @@ async function main(): Promise<void> {
       for (const p of t.plugins) if (p.pid !== undefined && p.exitCode === null) await stopPid(p.pid, 5_000).catch(() => undefined);
       t.cri.close();
     }
-    await daemon?.cleanup().catch((e: Error) => console.error(`daemon cleanup: ${e.message}`));
-    await containerd?.stop().catch((e: Error) => console.error(`containerd cleanup: ${e.message}`));
-    await registry?.stop().catch((e: Error) => console.error(`registry cleanup: ${e.message}`));
-    await removeTempDir(dir);
+    await teardownBenchRig({ daemon, containerd, registry, dir });
   }
 }
 
-main().catch((error: Error) => {
-  console.error(`bench: ${error.message}`);
-  process.exitCode = 1;
-});
+runBench(main);
