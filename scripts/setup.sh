@@ -82,6 +82,8 @@ build() {
 }
 
 install_packages
+# containerd 1.7 (trixie's), unpacked beside the system's 1.6, for the NRI interop test and bench.
+bash scripts/fetch-containerd17.sh
 install_node_modules
 build
 log "done"

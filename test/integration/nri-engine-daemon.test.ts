@@ -3,18 +3,16 @@
 // the NRI socket, `nri plugins` is answered through the admin service, and
 // stopping the daemon sends every plugin Shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/daemon/logger.js';
 import { adminExtras } from '../../src/client/admin-client.js';
 import { openEmbeddedBackend } from '../../src/client/embedded.js';
 import { parseDaemonJson, resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
+import { bundleExamplePlugins } from '../rig/nri-plugin-bundles.js';
 import { waitFor } from '../rig/wait.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('NRI in the daemon', () => {
   let dir: string;
@@ -23,14 +21,7 @@ describe('NRI in the daemon', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync('/tmp/isnrd-');
-    const bundles = join(dir, 'b');
-    mkdirSync(bundles);
-    cpSync(join(ROOT, 'src/api/descriptors'), join(bundles, 'descriptors'), { recursive: true });
-    await build({
-      bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent',
-      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-      entryPoints: [join(ROOT, 'examples/nri/logger.ts')], outfile: join(bundles, 'logger.mjs'),
-    });
+    await bundleExamplePlugins(join(dir, 'b'), ['logger']);
   }, 60_000);
 
   afterAll(async () => {

@@ -10,6 +10,15 @@ export interface ContainerdConfigInput {
   cniConfDir: string;
   /** Dir of per-registry `HOST/hosts.toml` files (containerd reads it at each pull). */
   certsDir: string;
+  /** containerd 1.7's NRI, enabled with everything under our temp dir (1.6 has no such plugin). */
+  nri?: ContainerdNriConfig;
+}
+
+export interface ContainerdNriConfig {
+  socketPath: string;
+  /** Pre-installed plugins (none in our tests: the default /opt/nri/plugins must not be read). */
+  pluginDir: string;
+  pluginConfigDir: string;
 }
 
 /** Plugins that cannot work in this sandbox or are not wanted (no aufs/btrfs/zfs/devmapper, no tracing).
@@ -23,7 +32,7 @@ const DISABLED_PLUGINS = [
   'io.containerd.tracing.processor.v1.otlp',
 ];
 
-/** containerd 1.6 config (version 2) for the rig: everything under our temp dirs. */
+/** containerd 1.6 or 1.7 config (version 2) for the rig: everything under our temp dirs. */
 export function containerdConfigToml(input: ContainerdConfigInput): string {
   const config = {
     version: 2,
@@ -55,9 +64,22 @@ export function containerdConfigToml(input: ContainerdConfigInput): string {
         registry: { config_path: input.certsDir },
       },
       'io.containerd.internal.v1.opt': { path: `${input.root}/opt` },
+      ...(input.nri ? { 'io.containerd.nri.v1.nri': nriPluginConfig(input.nri) } : {}),
     },
   };
   return stringify(config);
+}
+
+function nriPluginConfig(nri: ContainerdNriConfig): Record<string, unknown> {
+  return {
+    disable: false,
+    disable_connections: false,
+    socket_path: nri.socketPath,
+    plugin_path: nri.pluginDir,
+    plugin_config_path: nri.pluginConfigDir,
+    plugin_registration_timeout: '5s',
+    plugin_request_timeout: '2s',
+  };
 }
 
 /** hosts.toml that makes containerd pull `host` over plain http. */

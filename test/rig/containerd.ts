@@ -30,6 +30,13 @@ export interface ContainerdOptions {
   sandboxImage: string;
   /** Registries (`host:port`) containerd must reach over plain http. */
   plainHttpRegistries?: string[];
+  /**
+   * Dir of another containerd build (e.g. trixie's 1.7, see containerd17.ts): its containerd runs,
+   * and the dir goes first on PATH so containerd starts its own containerd-shim-runc-v2.
+   */
+  binDir?: string;
+  /** Enable containerd 1.7's NRI on `<dir>/nri.sock` (no pre-installed plugins). */
+  nri?: boolean;
 }
 
 export interface Containerd {
@@ -45,6 +52,8 @@ export interface Containerd {
   dir: string;
   pid: number;
   logPath: string;
+  /** containerd's NRI socket, when started with `nri`. */
+  nriSocket?: string;
   addPlainHttpRegistry(host: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -62,7 +71,11 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     logPath: join(dir, 'containerd.log'),
     configPath: join(dir, 'config.toml'),
   };
+  const nri = opts.nri
+    ? { socketPath: join(dir, 'nri.sock'), pluginDir: join(dir, 'nri-plugins'), pluginConfigDir: join(dir, 'nri-conf') }
+    : undefined;
   for (const d of [paths.root, paths.state, paths.cniConfDir, paths.certsDir, paths.leaseDir]) await mkdir(d);
+  if (nri) for (const d of [nri.pluginDir, nri.pluginConfigDir]) await mkdir(d);
   const network = await writeBridgeConflist(paths.cniConfDir, paths.leaseDir);
   let pid: number | undefined;
   const cleanup = (): Promise<void> => teardown({ dir, socket, network, pid });
@@ -83,12 +96,14 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       cniBinDir: CNI_BIN_DIR,
       cniConfDir: paths.cniConfDir,
       certsDir: paths.certsDir,
+      nri,
     }));
 
     const logFd = openSync(paths.logPath, 'a');
-    const child = spawn(CONTAINERD_BIN, ['--config', paths.configPath], {
+    const bin = opts.binDir ? join(opts.binDir, 'containerd') : CONTAINERD_BIN;
+    const child = spawn(bin, ['--config', paths.configPath], {
       stdio: ['ignore', logFd, logFd],
-      env: { ...process.env, PATH: PATH_ENV },
+      env: { ...process.env, PATH: opts.binDir ? `${opts.binDir}:${PATH_ENV}` : PATH_ENV },
     });
     closeSync(logFd);
     child.unref();
@@ -107,6 +122,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       dir,
       pid,
       logPath: paths.logPath,
+      nriSocket: nri?.socketPath,
       addPlainHttpRegistry,
       stop: cleanup,
     };
