@@ -20,6 +20,8 @@ export interface RuntimeApi {
   listContainers(req: cri.ListContainersRequestIn): Promise<cri.ListContainersResponse>;
   containerStatus(req: cri.ContainerStatusRequestIn): Promise<cri.ContainerStatusResponse>;
   updateContainerResources(req: cri.UpdateContainerResourcesRequestIn): Promise<cri.UpdateContainerResourcesResponse>;
+  /** runtime.v1 only: a v1alpha2 runtime answers unimplemented. */
+  updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse>;
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn): Promise<cri.ReopenContainerLogResponse>;
   execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse>;
   exec(req: cri.ExecRequestIn): Promise<cri.ExecResponse>;

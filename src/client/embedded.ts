@@ -11,7 +11,7 @@ import type { DaemonConfig } from '../runtime/config/daemon-config.js';
 const CRI_METHODS = [
   'version', 'runPodSandbox', 'stopPodSandbox', 'removePodSandbox', 'podSandboxStatus', 'listPodSandbox',
   'createContainer', 'startContainer', 'stopContainer', 'removeContainer', 'listContainers', 'containerStatus',
-  'updateContainerResources', 'reopenContainerLog', 'execSync', 'exec', 'attach', 'portForward',
+  'updateContainerResources', 'updatePodSandboxResources', 'reopenContainerLog', 'execSync', 'exec', 'attach', 'portForward',
   'containerStats', 'listContainerStats', 'podSandboxStats', 'listPodSandboxStats', 'updateRuntimeConfig',
   'status', 'runtimeConfig', 'getContainerEvents', 'listImages', 'imageStatus', 'pullImage', 'removeImage', 'imageFsInfo',
 ] as const;

@@ -103,6 +103,7 @@ export class RemoteBackend implements CriBackend {
   listContainers(req: cri.ListContainersRequestIn) { return this.call('RuntimeService', 'ListContainers', req); }
   containerStatus(req: cri.ContainerStatusRequestIn) { return this.call('RuntimeService', 'ContainerStatus', req); }
   updateContainerResources(req: cri.UpdateContainerResourcesRequestIn) { return this.call('RuntimeService', 'UpdateContainerResources', req); }
+  updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn) { return this.call('RuntimeService', 'UpdatePodSandboxResources', req); }
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn) { return this.call('RuntimeService', 'ReopenContainerLog', req); }
   execSync(req: cri.ExecSyncRequestIn) { return this.callWithTimeout('ExecSync', req, Number(req.timeout ?? 0)); }
   exec(req: cri.ExecRequestIn) { return this.call('RuntimeService', 'Exec', req); }

@@ -55,7 +55,7 @@ const UNARY: Record<ServiceName, string[]> = {
   RuntimeService: [
     'Version', 'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'PodSandboxStatus', 'ListPodSandbox',
     'CreateContainer', 'StartContainer', 'StopContainer', 'RemoveContainer', 'ListContainers', 'ContainerStatus',
-    'UpdateContainerResources', 'ReopenContainerLog', 'ExecSync', 'Exec', 'Attach', 'PortForward', 'ContainerStats',
+    'UpdateContainerResources', 'UpdatePodSandboxResources', 'ReopenContainerLog', 'ExecSync', 'Exec', 'Attach', 'PortForward', 'ContainerStats',
     'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
   ],
   ImageService: ['ListImages', 'ImageStatus', 'PullImage', 'RemoveImage', 'ImageFsInfo'],

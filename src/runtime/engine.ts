@@ -191,6 +191,9 @@ export class Engine implements RuntimeApi, ImageApi {
   updateContainerResources(req: cri.UpdateContainerResourcesRequestIn) {
     return this.container.updateResources(req);
   }
+  updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn) {
+    return this.sandbox.updateResources(req);
+  }
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn) {
     return this.container.reopenLog(req);
   }

@@ -64,6 +64,8 @@ export interface OciRuntime {
   resize(bundle: string, width: number, height: number): Promise<void>;
   reopenLog(bundle: string): Promise<void>;
   update(id: string, cgroupsPath: string, resources: LinuxResourcesUpdate): Promise<void>;
+  /** Limits of a cgroup no container owns (a pod's cgroup), written to its files; all or nothing. */
+  updateCgroup(cgroupPath: string, resources: LinuxResourcesUpdate): Promise<void>;
   stats(cgroupsPath: string): Promise<CgroupStats | undefined>;
   pause(id: string): Promise<void>;
   resume(id: string): Promise<void>;

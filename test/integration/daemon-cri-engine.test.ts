@@ -1,0 +1,98 @@
+// The daemon serving the embedded engine (real runc, conmon, CNI, cgroup v1)
+// for the runtime.v1 RPCs containerd 1.6 lacks, so they cannot be proxied in
+// daemon-grpc.test.ts: UpdatePodSandboxResources, the Stream* list variants,
+// and the pod metrics. Clients: RemoteBackend (what the CLI uses) and raw
+// grpc-js calls where the gRPC code itself is the point.
+import { readFileSync, readdirSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCriServices } from '../../src/api/proto.js';
+import { EmbeddedBackend } from '../../src/client/embedded.js';
+import { RemoteBackend } from '../../src/client/remote.js';
+import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { createLogger } from '../../src/daemon/logger.js';
+import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
+import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+
+interface Answer { code: number; details?: string; res?: any }
+
+async function rawCall(socket: string, service: 'RuntimeService' | 'ImageService', method: string, req: object): Promise<Answer> {
+  const svc = await loadCriServices('v1');
+  return new Promise((resolve) => {
+    const client = new (svc[service] as any)(`unix://${socket}`, grpc.credentials.createInsecure());
+    client[method](req, { deadline: Date.now() + 20_000 }, (err: grpc.ServiceError | null, res: any) => {
+      client.close();
+      resolve(err ? { code: err.code, details: err.details } : { code: 0, res });
+    });
+  });
+}
+
+describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 1.6', () => {
+  let fx: RuntimeFixture;
+  let daemon: Daemon;
+  let socket: string;
+  let client: RemoteBackend;
+  let podId = '';
+  let containerId = '';
+  const podParent = () => `${fx.options.cgroupParent}/pod-dce`;
+
+  beforeAll(async () => {
+    fx = await openFixture();
+    socket = join(fx.dir, 'd.sock');
+    const config = resolveDaemonConfig({}, { socket, pidfile: join(fx.dir, 'd.pid'), root: fx.options.root, state: fx.options.state });
+    daemon = await startDaemon({
+      config: { ...config, websocketServerListeningPort: 0 },
+      backendFactory: async () => new EmbeddedBackend(fx.engine, `embedded (${fx.options.root})`) as never,
+      log: createLogger('error', () => undefined),
+      shutdownGraceMs: 5_000,
+    });
+    client = new RemoteBackend({ runtimeEndpoint: `unix://${socket}`, timeoutMs: 60_000 });
+    const config1 = podConfig('dce', { labels: { suite: 'dce' }, linux: { cgroupParent: podParent() } });
+    podId = (await client.runPodSandbox({ config: config1 })).podSandboxId;
+    containerId = (await client.createContainer({
+      podSandboxId: podId,
+      config: { metadata: { name: 'busy' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], labels: { role: 'busy' } },
+      sandboxConfig: config1,
+    })).containerId;
+    await client.startContainer({ containerId });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (podId) await client?.removePodSandbox({ podSandboxId: podId }).catch(() => undefined);
+    await client?.close();
+    await daemon?.stop();
+    for (const controller of readdirSync('/sys/fs/cgroup')) {
+      try {
+        rmdirSync(join('/sys/fs/cgroup', controller, podParent()));
+      } catch {
+        // not in this hierarchy
+      }
+    }
+    await fx?.dispose();
+  }, 120_000);
+
+  describe('UpdatePodSandboxResources', () => {
+    it('applies the pod resources through a remote client', async () => {
+      await client.updatePodSandboxResources({ podSandboxId: podId, resources: { cpuShares: '768', memoryLimitInBytes: String(200 * 1024 * 1024) }, overhead: { cpuShares: '256' } });
+      expect(readFileSync(join('/sys/fs/cgroup/cpu', podParent(), 'cpu.shares'), 'utf8').trim()).toBe('1024');
+      expect(readFileSync(join('/sys/fs/cgroup/memory', podParent(), 'memory.limit_in_bytes'), 'utf8').trim()).toBe(String(200 * 1024 * 1024));
+    });
+
+    it('answers NotFound, InvalidArgument and FailedPrecondition with their gRPC codes', async () => {
+      expect((await rawCall(socket, 'RuntimeService', 'UpdatePodSandboxResources', { podSandboxId: 'f'.repeat(64), resources: { cpuShares: 512 } })).code).toBe(grpc.status.NOT_FOUND);
+      const empty = await rawCall(socket, 'RuntimeService', 'UpdatePodSandboxResources', { podSandboxId: '' });
+      expect(empty).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: 'pod sandbox ID must not be empty' });
+      const bad = await rawCall(socket, 'RuntimeService', 'UpdatePodSandboxResources', { podSandboxId: podId, overhead: { cpuPeriod: 5 } });
+      expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(bad.details).toMatch(/^overhead\.cpu_period must be 0 or between 1000 and 1000000/);
+      const { podSandboxId } = await client.runPodSandbox({ config: podConfig('dce-shared') });
+      try {
+        const shared = await rawCall(socket, 'RuntimeService', 'UpdatePodSandboxResources', { podSandboxId, resources: { cpuShares: 512 } });
+        expect(shared.code).toBe(grpc.status.FAILED_PRECONDITION);
+      } finally {
+        await client.removePodSandbox({ podSandboxId });
+      }
+    });
+  });
+});
