@@ -28,6 +28,19 @@ async function rawCall(socket: string, service: 'RuntimeService' | 'ImageService
   });
 }
 
+/** All responses of a server-streaming call (rejects with its gRPC error). */
+async function streamAll(socket: string, service: 'RuntimeService' | 'ImageService', method: string, req: object): Promise<any[]> {
+  const svc = await loadCriServices('v1');
+  const client = new (svc[service] as any)(`unix://${socket}`, grpc.credentials.createInsecure());
+  const out: any[] = [];
+  try {
+    for await (const r of client[method](req, { deadline: Date.now() + 20_000 })) out.push(r);
+    return out;
+  } finally {
+    client.close();
+  }
+}
+
 describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 1.6', () => {
   let fx: RuntimeFixture;
   let daemon: Daemon;
@@ -71,6 +84,41 @@ describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 
     }
     await fx?.dispose();
   }, 120_000);
+
+  describe('Stream* list variants', () => {
+    const ids = (responses: any[], field: string, key = 'id') => responses.flatMap((r) => r[field]).map((x: any) => (key === 'id' ? x.id : x.attributes.id));
+
+    it('streams the pods, containers and images the list calls return, filter included', async () => {
+      const pods = await streamAll(socket, 'RuntimeService', 'StreamPodSandboxes', { filter: { labelSelector: { suite: 'dce' } } });
+      expect(ids(pods, 'podSandboxes')).toEqual([podId]);
+      expect(pods[0].podSandboxes[0]).toMatchObject({ state: 'SANDBOX_READY', labels: { suite: 'dce' } });
+      expect(await streamAll(socket, 'RuntimeService', 'StreamPodSandboxes', { filter: { labelSelector: { suite: 'none' } } })).toEqual([]);
+
+      const containers = await streamAll(socket, 'RuntimeService', 'StreamContainers', { filter: { podSandboxId: podId, state: { state: 'CONTAINER_RUNNING' } } });
+      expect(ids(containers, 'containers')).toEqual([containerId]);
+      expect(containers[0].containers[0]).toMatchObject({ labels: { role: 'busy' }, state: 'CONTAINER_RUNNING' });
+
+      const images = await streamAll(socket, 'ImageService', 'StreamImages', {});
+      const listed = await client.listImages({});
+      expect(ids(images, 'images').sort()).toEqual(listed.images.map((i: { id: string }) => i.id).sort());
+      expect(images.flatMap((r) => r.images.flatMap((i: any) => i.repoTags))).toContain(`docker.io/${BUSYBOX_REF}`);
+    });
+
+    it('streams container and pod stats with live cgroup figures', async () => {
+      const cstats = await streamAll(socket, 'RuntimeService', 'StreamContainerStats', { filter: { podSandboxId: podId } });
+      expect(ids(cstats, 'containerStats', 'attributes')).toEqual([containerId]);
+      expect(BigInt(cstats[0].containerStats[0].memory.workingSetBytes.value)).toBeGreaterThan(0n);
+      const pstats = await streamAll(socket, 'RuntimeService', 'StreamPodSandboxStats', { filter: { id: podId } });
+      expect(ids(pstats, 'podSandboxStats', 'attributes')).toEqual([podId]);
+      expect(pstats[0].podSandboxStats[0].linux.containers.map((c: any) => c.attributes.id)).toEqual([containerId]);
+    });
+
+    it('ends a stream that matches nothing with no response, and refuses an unknown enum value', async () => {
+      expect(await streamAll(socket, 'RuntimeService', 'StreamContainers', { filter: { id: 'f'.repeat(64) } })).toEqual([]);
+      const err = await streamAll(socket, 'RuntimeService', 'StreamContainers', { filter: { state: { state: 7 } } }).catch((e) => e);
+      expect(err).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    });
+  });
 
   describe('UpdatePodSandboxResources', () => {
     it('applies the pod resources through a remote client', async () => {
