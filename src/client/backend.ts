@@ -31,6 +31,9 @@ export interface RuntimeApi {
   listContainerStats(req: cri.ListContainerStatsRequestIn): Promise<cri.ListContainerStatsResponse>;
   podSandboxStats(req: cri.PodSandboxStatsRequestIn): Promise<cri.PodSandboxStatsResponse>;
   listPodSandboxStats(req: cri.ListPodSandboxStatsRequestIn): Promise<cri.ListPodSandboxStatsResponse>;
+  /** runtime.v1 only, as the two below. */
+  listMetricDescriptors(req: cri.ListMetricDescriptorsRequestIn): Promise<cri.ListMetricDescriptorsResponse>;
+  listPodSandboxMetrics(req: cri.ListPodSandboxMetricsRequestIn): Promise<cri.ListPodSandboxMetricsResponse>;
   updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse>;
   status(req: cri.StatusRequestIn): Promise<cri.StatusResponse>;
   runtimeConfig(req: cri.RuntimeConfigRequestIn): Promise<cri.RuntimeConfigResponse>;

@@ -113,6 +113,8 @@ export class RemoteBackend implements CriBackend {
   listContainerStats(req: cri.ListContainerStatsRequestIn) { return this.call('RuntimeService', 'ListContainerStats', req); }
   podSandboxStats(req: cri.PodSandboxStatsRequestIn) { return this.call('RuntimeService', 'PodSandboxStats', req); }
   listPodSandboxStats(req: cri.ListPodSandboxStatsRequestIn) { return this.call('RuntimeService', 'ListPodSandboxStats', req); }
+  listMetricDescriptors(req: cri.ListMetricDescriptorsRequestIn) { return this.call('RuntimeService', 'ListMetricDescriptors', req); }
+  listPodSandboxMetrics(req: cri.ListPodSandboxMetricsRequestIn) { return this.call('RuntimeService', 'ListPodSandboxMetrics', req); }
   updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn) { return this.call('RuntimeService', 'UpdateRuntimeConfig', req); }
   status(req: cri.StatusRequestIn) { return this.call('RuntimeService', 'Status', req); }
   runtimeConfig(req: cri.RuntimeConfigRequestIn) { return this.call('RuntimeService', 'RuntimeConfig', req); }

@@ -56,14 +56,14 @@ const UNARY: Record<ServiceName, string[]> = {
     'Version', 'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'PodSandboxStatus', 'ListPodSandbox',
     'CreateContainer', 'StartContainer', 'StopContainer', 'RemoveContainer', 'ListContainers', 'ContainerStatus',
     'UpdateContainerResources', 'UpdatePodSandboxResources', 'ReopenContainerLog', 'ExecSync', 'Exec', 'Attach', 'PortForward', 'ContainerStats',
-    'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
+    'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'ListMetricDescriptors', 'ListPodSandboxMetrics', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
   ],
   ImageService: ['ListImages', 'ImageStatus', 'PullImage', 'RemoveImage', 'ImageFsInfo'],
 };
 
 /**
- * runtime.v1's server-streaming list variants: the same items as the list
- * call with the request's filter, sent in batches (each response carries a
+ * runtime.v1's server-streaming list variants (pod metrics included): the
+ * same items as the list call with the request's filter (if it has one), sent in batches (each response carries a
  * repeated field) and ended. `list` is the backend method, `from` its
  * response's repeated field, `to` the stream response's.
  */
@@ -73,6 +73,7 @@ const STREAMED_LISTS: Record<string, { list: string; from: string; to: string }>
   StreamContainerStats: { list: 'listContainerStats', from: 'stats', to: 'containerStats' },
   StreamPodSandboxStats: { list: 'listPodSandboxStats', from: 'stats', to: 'podSandboxStats' },
   StreamImages: { list: 'listImages', from: 'images', to: 'images' },
+  StreamPodSandboxMetrics: { list: 'listPodSandboxMetrics', from: 'podMetrics', to: 'podSandboxMetrics' },
 };
 
 /** Items per stream response: far below the message limit even for big images or stats. */

@@ -31,6 +31,7 @@ import { EngineNri } from './nri/engine-nri.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
+import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -258,6 +259,18 @@ export class Engine implements RuntimeApi, ImageApi {
       if (record) stats.push(await this.container.podStats(record));
     }
     return { stats };
+  }
+
+  async listMetricDescriptors(_req: cri.ListMetricDescriptorsRequestIn): Promise<cri.ListMetricDescriptorsResponse> {
+    return { descriptors: METRIC_DESCRIPTORS };
+  }
+  /** Ready pods only: a stopped pod has no processes, so no cgroups or network to measure. */
+  async listPodSandboxMetrics(_req: cri.ListPodSandboxMetricsRequestIn): Promise<cri.ListPodSandboxMetricsResponse> {
+    const pods: SandboxRecord[] = [];
+    for (const record of await this.ctx.sandboxes.list()) {
+      if ((await this.sandbox.liveState(record)) === 'SANDBOX_READY') pods.push(record);
+    }
+    return { podMetrics: await Promise.all(pods.map((p) => collectPodMetrics(this.ctx, p))) };
   }
 
   async updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse> {

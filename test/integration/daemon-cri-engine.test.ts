@@ -4,6 +4,7 @@
 // and the pod metrics. Clients: RemoteBackend (what the CLI uses) and raw
 // grpc-js calls where the gRPC code itself is the point.
 import { readFileSync, readdirSync, rmdirSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { RemoteBackend } from '../../src/client/remote.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/daemon/logger.js';
 import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
+import { runCli } from '../rig/cli.js';
 import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
 interface Answer { code: number; details?: string; res?: any }
@@ -117,6 +119,60 @@ describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 
       expect(await streamAll(socket, 'RuntimeService', 'StreamContainers', { filter: { id: 'f'.repeat(64) } })).toEqual([]);
       const err = await streamAll(socket, 'RuntimeService', 'StreamContainers', { filter: { state: { state: 7 } } }).catch((e) => e);
       expect(err).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    });
+  });
+
+  describe('pod metrics', () => {
+    const value = (metrics: any[], name: string) => metrics.find((m) => m.name === name);
+
+    it('describes each metric it reports, with label values matching the label keys', async () => {
+      const { descriptors } = (await rawCall(socket, 'RuntimeService', 'ListMetricDescriptors', {})).res;
+      const keys = new Map<string, string[]>(descriptors.map((d: any) => [d.name, d.labelKeys]));
+      const { podMetrics } = (await rawCall(socket, 'RuntimeService', 'ListPodSandboxMetrics', {})).res;
+      const all = podMetrics.flatMap((p: any) => [...p.metrics, ...p.containerMetrics.flatMap((c: any) => c.metrics)]);
+      expect(all.length).toBeGreaterThan(0);
+      for (const m of all) expect(m.labelValues, m.name).toHaveLength(keys.get(m.name)!.length);
+    });
+
+    it('reports the running container\'s cgroup figures and the pod\'s eth0 traffic', async () => {
+      // Traffic of our own over the bridge: a SYN to a closed port of the pod, answered by a reset.
+      const ip = (await client.podSandboxStatus({ podSandboxId: podId })).status!.network!.ip;
+      const refused = await new Promise<string>((resolve) => {
+        const socket = netConnect({ host: ip, port: 9 }, () => resolve('connected'));
+        socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      });
+      expect(refused).toBe('ECONNREFUSED');
+      const { podMetrics } = await client.listPodSandboxMetrics({});
+      const pod = podMetrics.find((p: any) => p.podSandboxId === podId)!;
+      expect(pod.containerMetrics.map((c: any) => c.containerId)).toEqual([containerId]);
+      const metrics = pod.containerMetrics[0]!.metrics;
+      expect(value(metrics, 'container_memory_working_set_bytes')).toMatchObject({ metricType: 'GAUGE', labelValues: [containerId, expect.stringMatching(/^k8s_busy_dce_/), `docker.io/${BUSYBOX_REF}`] });
+      expect(BigInt(value(metrics, 'container_memory_usage_bytes').value.value)).toBeGreaterThan(0n);
+      expect(value(metrics, 'container_cpu_usage_seconds_total').metricType).toBe('COUNTER');
+      const rx = value(pod.metrics, 'container_network_receive_bytes_total');
+      expect(rx).toMatchObject({ metricType: 'COUNTER', labelValues: [podId, expect.stringMatching(/^k8s_POD_dce_/), expect.any(String), 'eth0'] });
+      expect(BigInt(rx.value.value)).toBeGreaterThan(0n);
+      expect(pod.metrics.some((m: any) => m.labelValues[3] === 'lo')).toBe(false);
+    });
+
+    it('streams the same pods through StreamPodSandboxMetrics', async () => {
+      const streamed = await streamAll(socket, 'RuntimeService', 'StreamPodSandboxMetrics', {});
+      expect(streamed.flatMap((r) => r.podSandboxMetrics).map((p: any) => p.podSandboxId)).toEqual([podId]);
+    });
+
+    it('prints them with the crictl verbs metricdescs and metricsp', async () => {
+      const descs = await runCli(['-r', `unix://${socket}`, 'metricdescs']);
+      expect(descs.code, descs.stderr).toBe(0);
+      expect(JSON.parse(descs.stdout).descriptors[0]).toEqual({ name: 'container_cpu_usage_seconds_total', help: 'Cumulative cpu time consumed in seconds.', labelKeys: ['id', 'name', 'image'] });
+      const yaml = await runCli(['-r', `unix://${socket}`, 'metricdescs', '-o', 'yaml']);
+      expect(yaml.stdout).toMatch(/^descriptors:\n- help: Cumulative cpu time consumed in seconds\.\n  labelKeys:\n  - id\n/);
+      const pods = await runCli(['-r', `unix://${socket}`, 'metricsp', '-o', 'json']);
+      expect(pods.code, pods.stderr).toBe(0);
+      const doc = JSON.parse(pods.stdout);
+      expect(doc.podMetrics.map((p: any) => p.podSandboxId)).toEqual([podId]);
+      expect(doc.podMetrics[0].containerMetrics[0].metrics[0]).toMatchObject({ name: 'container_cpu_usage_seconds_total', metricType: 'COUNTER', value: { value: expect.stringMatching(/^\d+$/) } });
+      const bad = await runCli(['-r', `unix://${socket}`, 'metricsp', '-o', 'table']);
+      expect(bad.code).toBe(1);
     });
   });
 
