@@ -34,6 +34,10 @@ export interface RuntimeApi {
   /** runtime.v1 only, as the two below. */
   listMetricDescriptors(req: cri.ListMetricDescriptorsRequestIn): Promise<cri.ListMetricDescriptorsResponse>;
   listPodSandboxMetrics(req: cri.ListPodSandboxMetricsRequestIn): Promise<cri.ListPodSandboxMetricsResponse>;
+  /** runtime.v1 only, as the two below; the embedded engine answers unimplemented (no CRIU support). */
+  checkpointContainer(req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse>;
+  checkpointPod(req: cri.CheckpointPodRequestIn): Promise<cri.CheckpointPodResponse>;
+  restorePod(req: cri.RestorePodRequestIn): Promise<cri.RestorePodResponse>;
   updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse>;
   status(req: cri.StatusRequestIn): Promise<cri.StatusResponse>;
   runtimeConfig(req: cri.RuntimeConfigRequestIn): Promise<cri.RuntimeConfigResponse>;

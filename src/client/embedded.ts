@@ -12,7 +12,8 @@ const CRI_METHODS = [
   'version', 'runPodSandbox', 'stopPodSandbox', 'removePodSandbox', 'podSandboxStatus', 'listPodSandbox',
   'createContainer', 'startContainer', 'stopContainer', 'removeContainer', 'listContainers', 'containerStatus',
   'updateContainerResources', 'updatePodSandboxResources', 'reopenContainerLog', 'execSync', 'exec', 'attach', 'portForward',
-  'containerStats', 'listContainerStats', 'podSandboxStats', 'listPodSandboxStats', 'listMetricDescriptors', 'listPodSandboxMetrics', 'updateRuntimeConfig',
+  'containerStats', 'listContainerStats', 'podSandboxStats', 'listPodSandboxStats', 'listMetricDescriptors', 'listPodSandboxMetrics',
+  'checkpointContainer', 'checkpointPod', 'restorePod', 'updateRuntimeConfig',
   'status', 'runtimeConfig', 'getContainerEvents', 'listImages', 'imageStatus', 'pullImage', 'removeImage', 'imageFsInfo',
 ] as const;
 

@@ -115,6 +115,9 @@ export class RemoteBackend implements CriBackend {
   listPodSandboxStats(req: cri.ListPodSandboxStatsRequestIn) { return this.call('RuntimeService', 'ListPodSandboxStats', req); }
   listMetricDescriptors(req: cri.ListMetricDescriptorsRequestIn) { return this.call('RuntimeService', 'ListMetricDescriptors', req); }
   listPodSandboxMetrics(req: cri.ListPodSandboxMetricsRequestIn) { return this.call('RuntimeService', 'ListPodSandboxMetrics', req); }
+  checkpointContainer(req: cri.CheckpointContainerRequestIn) { return this.call('RuntimeService', 'CheckpointContainer', req); }
+  checkpointPod(req: cri.CheckpointPodRequestIn) { return this.call('RuntimeService', 'CheckpointPod', req); }
+  restorePod(req: cri.RestorePodRequestIn) { return this.call('RuntimeService', 'RestorePod', req); }
   updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn) { return this.call('RuntimeService', 'UpdateRuntimeConfig', req); }
   status(req: cri.StatusRequestIn) { return this.call('RuntimeService', 'Status', req); }
   runtimeConfig(req: cri.RuntimeConfigRequestIn) { return this.call('RuntimeService', 'RuntimeConfig', req); }

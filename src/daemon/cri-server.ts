@@ -56,7 +56,8 @@ const UNARY: Record<ServiceName, string[]> = {
     'Version', 'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'PodSandboxStatus', 'ListPodSandbox',
     'CreateContainer', 'StartContainer', 'StopContainer', 'RemoveContainer', 'ListContainers', 'ContainerStatus',
     'UpdateContainerResources', 'UpdatePodSandboxResources', 'ReopenContainerLog', 'ExecSync', 'Exec', 'Attach', 'PortForward', 'ContainerStats',
-    'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'ListMetricDescriptors', 'ListPodSandboxMetrics', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
+    'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'ListMetricDescriptors', 'ListPodSandboxMetrics',
+    'CheckpointContainer', 'CheckpointPod', 'RestorePod', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
   ],
   ImageService: ['ListImages', 'ImageStatus', 'PullImage', 'RemoveImage', 'ImageFsInfo'],
 };

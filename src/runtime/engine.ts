@@ -32,6 +32,7 @@ import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
+import { checkpointUnavailable } from './oci/criu.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -271,6 +272,16 @@ export class Engine implements RuntimeApi, ImageApi {
       if ((await this.sandbox.liveState(record)) === 'SANDBOX_READY') pods.push(record);
     }
     return { podMetrics: await Promise.all(pods.map((p) => collectPodMetrics(this.ctx, p))) };
+  }
+
+  async checkpointContainer(_req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse> {
+    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointContainer');
+  }
+  async checkpointPod(_req: cri.CheckpointPodRequestIn): Promise<cri.CheckpointPodResponse> {
+    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointPod');
+  }
+  async restorePod(_req: cri.RestorePodRequestIn): Promise<cri.RestorePodResponse> {
+    throw await checkpointUnavailable(this.ctx.runner, 'RestorePod');
   }
 
   async updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse> {
