@@ -271,7 +271,10 @@ export class Engine implements RuntimeApi, ImageApi {
     for (const record of await this.ctx.sandboxes.list()) {
       if ((await this.sandbox.liveState(record)) === 'SANDBOX_READY') pods.push(record);
     }
-    return { podMetrics: await Promise.all(pods.map((p) => collectPodMetrics(this.ctx, p))) };
+    // Exits are noticed here, so an exited container's leftover cgroup is not reported as running.
+    const containers = await Promise.all((await this.ctx.containers.list()).map((r) => this.container.refresh(r)));
+    const running = (podId: string) => containers.filter((r) => r.sandboxId === podId && r.state === 'CONTAINER_RUNNING');
+    return { podMetrics: await Promise.all(pods.map((p) => collectPodMetrics(this.ctx, p, running(p.id)))) };
   }
 
   async checkpointContainer(_req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse> {

@@ -15,6 +15,7 @@ import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/daemon/logger.js';
 import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { runCli } from '../rig/cli.js';
+import { waitFor } from '../rig/wait.js';
 import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
 interface Answer { code: number; details?: string; res?: any }
@@ -132,6 +133,23 @@ describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 
       const all = podMetrics.flatMap((p: any) => [...p.metrics, ...p.containerMetrics.flatMap((c: any) => c.metrics)]);
       expect(all.length).toBeGreaterThan(0);
       for (const m of all) expect(m.labelValues, m.name).toHaveLength(keys.get(m.name)!.length);
+    });
+
+    it('leaves out a container that has exited', async () => {
+      const { containerId: brief } = await client.createContainer({
+        podSandboxId: podId,
+        config: { metadata: { name: 'brief' }, image: { image: BUSYBOX_REF }, command: ['true'] },
+        sandboxConfig: podConfig('dce', { labels: { suite: 'dce' }, linux: { cgroupParent: podParent() } }),
+      });
+      try {
+        await client.startContainer({ containerId: brief });
+        // Nothing else looks at it: the metrics call itself must notice the exit (its cgroup outlives the process).
+        const ids = async () => (await client.listPodSandboxMetrics({})).podMetrics.find((p: any) => p.podSandboxId === podId)!.containerMetrics.map((c: any) => c.containerId);
+        await waitFor(async () => (await ids()).join() === containerId, { timeoutMs: 20_000, what: 'metrics without the exited container' });
+        expect((await client.containerStatus({ containerId: brief })).status?.state).toBe('CONTAINER_EXITED');
+      } finally {
+        await client.removeContainer({ containerId: brief });
+      }
     });
 
     it('reports the running container\'s cgroup figures and the pod\'s eth0 traffic', async () => {

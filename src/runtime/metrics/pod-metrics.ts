@@ -11,6 +11,7 @@ import type * as cri from '../../api/cri.js';
 import type { CgroupStats } from '../oci/cgroups.js';
 import type { EngineContext } from '../engine-context.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
+import type { ContainerRecord } from '../container/container-record.js';
 import { nowNs } from '../container/cri-values.js';
 
 type MetricType = 'COUNTER' | 'GAUGE';
@@ -131,12 +132,12 @@ export async function readNetDev(pid: number): Promise<Map<string, NetDevCounter
 }
 
 /**
- * One pod's metrics: each running container's cgroup figures, and the pod's
- * network (none for host-network pods: those counters are the node's).
+ * One pod's metrics: the cgroup figures of its running containers (`running`,
+ * states freshly checked), and the pod's network (none for host-network
+ * pods: those counters are the node's).
  */
-export async function collectPodMetrics(ctx: EngineContext, sandbox: SandboxRecord): Promise<cri.PodSandboxMetrics> {
+export async function collectPodMetrics(ctx: EngineContext, sandbox: SandboxRecord, running: ContainerRecord[]): Promise<cri.PodSandboxMetrics> {
   const timestamp = nowNs();
-  const running = (await ctx.containers.list()).filter((r) => r.sandboxId === sandbox.id && r.state === 'CONTAINER_RUNNING');
   const perContainer: cri.ContainerMetrics[] = [];
   for (const r of running) {
     // A container that just exited has no cgroup left: it has no metrics either.
