@@ -138,6 +138,8 @@ describe('UpdatePodSandboxResources in the engine', () => {
       expect(err, JSON.stringify(resources)).toMatchObject({ kind: 'invalid-argument', message: expect.stringMatching(message) });
     }
     expect(cgroupFile('cpu', parent, 'cpu.shares')).toBe(before);
+    // Refused before plugins heard of them.
+    expect(readFileSync(eventsFile, 'utf8')).not.toContain('"pod":"badvalues"');
 
     // A pod without a cgroup parent of its own runs under the engine's shared one.
     const { podSandboxId: shared } = await engine.runPodSandbox({ config: podConfig('shared') });

@@ -14,7 +14,7 @@ interface FileWrite {
 }
 
 /** An ordered group: written first to last, or last to first when the first order fails. */
-type WriteGroup = FileWrite[];
+export type WriteGroup = FileWrite[];
 
 export class CgroupWriteError extends Error {
   constructor(readonly file: string, cause: NodeJS.ErrnoException) {
@@ -86,9 +86,14 @@ export function sharesToWeight(shares: number): number {
 
 /** Applies `res` to the cgroup at `cgroupPath`; on a refused write, restores what was written and throws CgroupWriteError. */
 export async function writeCgroupResources(cgroups: CgroupReader, cgroupPath: string, res: LinuxResourcesUpdate): Promise<void> {
+  await applyCgroupWrites(cgroupWrites(cgroups, cgroupPath, res));
+}
+
+/** Writes the groups in order; on a refused write, restores what was written and throws CgroupWriteError. */
+export async function applyCgroupWrites(groups: WriteGroup[]): Promise<void> {
   const done: FileWrite[] = [];
   try {
-    for (const group of cgroupWrites(cgroups, cgroupPath, res)) {
+    for (const group of groups) {
       const previous = await Promise.all(group.map(async (w) => ({ file: w.file, value: (await readFile(w.file, 'utf8').catch(() => '')).trim() })));
       // Before writing: a group may fail halfway, leaving its first file changed.
       done.push(...previous.filter((p) => p.value !== ''));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
-import { writeCgroupResources } from './cgroup-writer.js';
+import { applyCgroupWrites, cgroupWrites } from './cgroup-writer.js';
 import type { CreateOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
 import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
@@ -220,8 +220,9 @@ export class RuncConmonRuntime implements OciRuntime {
     await this.runcCheck(['update', '--resources', '-', id], JSON.stringify(res));
   }
 
-  async updateCgroup(cgroupPath: string, res: LinuxResourcesUpdate): Promise<void> {
-    await writeCgroupResources(this.cgroups, cgroupPath, res);
+  planCgroupUpdate(cgroupPath: string, res: LinuxResourcesUpdate): () => Promise<void> {
+    const writes = cgroupWrites(this.cgroups, cgroupPath, res);
+    return () => applyCgroupWrites(writes);
   }
 
   async stats(cgroupsPath: string) {

@@ -328,14 +328,20 @@ export class SandboxService {
     await ready(record);
     const shared = sharedCgroupProblem(record, await this.ctx.sandboxes.list(), this.ctx.options.cgroupParent || DEFAULT_CGROUP_PARENT);
     if (shared) throw failedPrecondition(shared);
+    // Values this host's cgroups cannot take are refused before plugins hear of the update.
+    const path = podCgroupPath(record.cgroupParent, this.ctx.cgroupManager);
+    let apply: () => Promise<void>;
+    try {
+      apply = this.ctx.oci.planCgroupUpdate(path, podCgroupResources(req.overhead, req.resources));
+    } catch (err) {
+      throw invalidArgument((err as Error).message);
+    }
     await this.ctx.nri?.updatePodSandbox(record.id, req.overhead, req.resources);
     await this.ctx.sandboxes.withLock(record.id, async () => {
       const current = await this.ctx.sandboxes.mustGet(record.id);
       await ready(current);
-      const path = podCgroupPath(current.cgroupParent, this.ctx.cgroupManager);
-      await this.ctx.oci.updateCgroup(path, podCgroupResources(req.overhead, req.resources)).catch((err: Error) => {
-        if (err instanceof CgroupWriteError) throw failedPrecondition(`pod sandbox ${current.id}: cgroup ${path} refused the update (${err.message})`);
-        throw invalidArgument(err.message);
+      await apply().catch((err: Error) => {
+        throw err instanceof CgroupWriteError ? failedPrecondition(`pod sandbox ${current.id}: cgroup ${path} refused the update (${err.message})`) : err;
       });
       const linux = { ...current.config.linux };
       if (req.overhead) linux.overhead = storable(req.overhead);
