@@ -64,9 +64,10 @@ const UNARY: Record<ServiceName, string[]> = {
 
 /**
  * runtime.v1's server-streaming list variants (pod metrics included): the
- * same items as the list call with the request's filter (if it has one), sent in batches (each response carries a
- * repeated field) and ended. `list` is the backend method, `from` its
- * response's repeated field, `to` the stream response's.
+ * same items as the list call with the request's filter (if it has one),
+ * sent in batches (each response carries a repeated field), then the end.
+ * `list` is the backend method, `from` its response's repeated field, `to`
+ * the stream response's.
  */
 const STREAMED_LISTS: Record<string, { list: string; from: string; to: string }> = {
   StreamPodSandboxes: { list: 'listPodSandbox', from: 'items', to: 'podSandboxes' },
