@@ -121,6 +121,12 @@ describe('cgroup file writes', () => {
     expect(() => cgroupWrites(cg, '/pod', { memory: { swap: 5000 } })).toThrow(/needs a memory limit/);
   });
 
+  it('writes cpu.max as QUOTA [PERIOD], a period alone meaning no quota (as runc does)', () => {
+    const cg = new CgroupReader('/cg', 2);
+    const cpuMax = (cpu: { quota?: number; period?: number }) => cgroupWrites(cg, '/pod', { cpu })[0]![0]!.value;
+    expect([cpuMax({ quota: 20_000 }), cpuMax({ period: 50_000 }), cpuMax({ quota: -1, period: 100_000 })]).toEqual(['20000', 'max 50000', 'max 100000']);
+  });
+
   it('maps v1 files per controller and refuses unified resources on v1', () => {
     const cg = new CgroupReader('/sys/fs/cgroup', 1);
     const writes = cgroupWrites(cg, '/k/pod', { cpu: { shares: 512, quota: 20_000, period: 100_000, cpus: '0' }, memory: { limit: 4096, swap: 8192 } });

@@ -57,9 +57,10 @@ function writesV2(cgroups: CgroupReader, path: string, res: LinuxResourcesUpdate
   const groups: WriteGroup[] = [];
   const c = res.cpu ?? {};
   if (c.shares !== undefined) groups.push([{ file: file('cpu.weight'), value: String(sharesToWeight(c.shares)) }]);
+  // cpu.max is "QUOTA [PERIOD]": a period alone means no quota, as runc writes it.
   if (c.quota !== undefined || c.period !== undefined) {
-    const quota = c.quota === undefined ? undefined : c.quota > 0 ? String(c.quota) : 'max';
-    groups.push([{ file: file('cpu.max'), value: quota === undefined ? String(c.period) : `${quota}${c.period !== undefined ? ` ${c.period}` : ''}` }]);
+    const quota = c.quota !== undefined && c.quota > 0 ? String(c.quota) : 'max';
+    groups.push([{ file: file('cpu.max'), value: c.period !== undefined ? `${quota} ${c.period}` : quota }]);
   }
   if (c.cpus) groups.push([{ file: file('cpuset.cpus'), value: c.cpus }]);
   if (c.mems) groups.push([{ file: file('cpuset.mems'), value: c.mems }]);
