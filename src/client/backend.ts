@@ -20,6 +20,8 @@ export interface RuntimeApi {
   listContainers(req: cri.ListContainersRequestIn): Promise<cri.ListContainersResponse>;
   containerStatus(req: cri.ContainerStatusRequestIn): Promise<cri.ContainerStatusResponse>;
   updateContainerResources(req: cri.UpdateContainerResourcesRequestIn): Promise<cri.UpdateContainerResourcesResponse>;
+  /** runtime.v1 only: a v1alpha2 runtime answers unimplemented. */
+  updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse>;
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn): Promise<cri.ReopenContainerLogResponse>;
   execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse>;
   exec(req: cri.ExecRequestIn): Promise<cri.ExecResponse>;
@@ -29,6 +31,13 @@ export interface RuntimeApi {
   listContainerStats(req: cri.ListContainerStatsRequestIn): Promise<cri.ListContainerStatsResponse>;
   podSandboxStats(req: cri.PodSandboxStatsRequestIn): Promise<cri.PodSandboxStatsResponse>;
   listPodSandboxStats(req: cri.ListPodSandboxStatsRequestIn): Promise<cri.ListPodSandboxStatsResponse>;
+  /** runtime.v1 only, as the two below. */
+  listMetricDescriptors(req: cri.ListMetricDescriptorsRequestIn): Promise<cri.ListMetricDescriptorsResponse>;
+  listPodSandboxMetrics(req: cri.ListPodSandboxMetricsRequestIn): Promise<cri.ListPodSandboxMetricsResponse>;
+  /** runtime.v1 only, as the two below; the embedded engine answers unimplemented (no CRIU support). */
+  checkpointContainer(req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse>;
+  checkpointPod(req: cri.CheckpointPodRequestIn): Promise<cri.CheckpointPodResponse>;
+  restorePod(req: cri.RestorePodRequestIn): Promise<cri.RestorePodResponse>;
   updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse>;
   status(req: cri.StatusRequestIn): Promise<cri.StatusResponse>;
   runtimeConfig(req: cri.RuntimeConfigRequestIn): Promise<cri.RuntimeConfigResponse>;

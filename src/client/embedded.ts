@@ -11,8 +11,9 @@ import type { DaemonConfig } from '../runtime/config/daemon-config.js';
 const CRI_METHODS = [
   'version', 'runPodSandbox', 'stopPodSandbox', 'removePodSandbox', 'podSandboxStatus', 'listPodSandbox',
   'createContainer', 'startContainer', 'stopContainer', 'removeContainer', 'listContainers', 'containerStatus',
-  'updateContainerResources', 'reopenContainerLog', 'execSync', 'exec', 'attach', 'portForward',
-  'containerStats', 'listContainerStats', 'podSandboxStats', 'listPodSandboxStats', 'updateRuntimeConfig',
+  'updateContainerResources', 'updatePodSandboxResources', 'reopenContainerLog', 'execSync', 'exec', 'attach', 'portForward',
+  'containerStats', 'listContainerStats', 'podSandboxStats', 'listPodSandboxStats', 'listMetricDescriptors', 'listPodSandboxMetrics',
+  'checkpointContainer', 'checkpointPod', 'restorePod', 'updateRuntimeConfig',
   'status', 'runtimeConfig', 'getContainerEvents', 'listImages', 'imageStatus', 'pullImage', 'removeImage', 'imageFsInfo',
 ] as const;
 

@@ -103,6 +103,7 @@ export class RemoteBackend implements CriBackend {
   listContainers(req: cri.ListContainersRequestIn) { return this.call('RuntimeService', 'ListContainers', req); }
   containerStatus(req: cri.ContainerStatusRequestIn) { return this.call('RuntimeService', 'ContainerStatus', req); }
   updateContainerResources(req: cri.UpdateContainerResourcesRequestIn) { return this.call('RuntimeService', 'UpdateContainerResources', req); }
+  updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn) { return this.call('RuntimeService', 'UpdatePodSandboxResources', req); }
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn) { return this.call('RuntimeService', 'ReopenContainerLog', req); }
   execSync(req: cri.ExecSyncRequestIn) { return this.callWithTimeout('ExecSync', req, Number(req.timeout ?? 0)); }
   exec(req: cri.ExecRequestIn) { return this.call('RuntimeService', 'Exec', req); }
@@ -112,6 +113,11 @@ export class RemoteBackend implements CriBackend {
   listContainerStats(req: cri.ListContainerStatsRequestIn) { return this.call('RuntimeService', 'ListContainerStats', req); }
   podSandboxStats(req: cri.PodSandboxStatsRequestIn) { return this.call('RuntimeService', 'PodSandboxStats', req); }
   listPodSandboxStats(req: cri.ListPodSandboxStatsRequestIn) { return this.call('RuntimeService', 'ListPodSandboxStats', req); }
+  listMetricDescriptors(req: cri.ListMetricDescriptorsRequestIn) { return this.call('RuntimeService', 'ListMetricDescriptors', req); }
+  listPodSandboxMetrics(req: cri.ListPodSandboxMetricsRequestIn) { return this.call('RuntimeService', 'ListPodSandboxMetrics', req); }
+  checkpointContainer(req: cri.CheckpointContainerRequestIn) { return this.call('RuntimeService', 'CheckpointContainer', req); }
+  checkpointPod(req: cri.CheckpointPodRequestIn) { return this.call('RuntimeService', 'CheckpointPod', req); }
+  restorePod(req: cri.RestorePodRequestIn) { return this.call('RuntimeService', 'RestorePod', req); }
   updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn) { return this.call('RuntimeService', 'UpdateRuntimeConfig', req); }
   status(req: cri.StatusRequestIn) { return this.call('RuntimeService', 'Status', req); }
   runtimeConfig(req: cri.RuntimeConfigRequestIn) { return this.call('RuntimeService', 'RuntimeConfig', req); }

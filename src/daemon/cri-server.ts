@@ -55,11 +55,31 @@ const UNARY: Record<ServiceName, string[]> = {
   RuntimeService: [
     'Version', 'RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'PodSandboxStatus', 'ListPodSandbox',
     'CreateContainer', 'StartContainer', 'StopContainer', 'RemoveContainer', 'ListContainers', 'ContainerStatus',
-    'UpdateContainerResources', 'ReopenContainerLog', 'ExecSync', 'Exec', 'Attach', 'PortForward', 'ContainerStats',
-    'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
+    'UpdateContainerResources', 'UpdatePodSandboxResources', 'ReopenContainerLog', 'ExecSync', 'Exec', 'Attach', 'PortForward', 'ContainerStats',
+    'ListContainerStats', 'PodSandboxStats', 'ListPodSandboxStats', 'ListMetricDescriptors', 'ListPodSandboxMetrics',
+    'CheckpointContainer', 'CheckpointPod', 'RestorePod', 'UpdateRuntimeConfig', 'Status', 'RuntimeConfig',
   ],
   ImageService: ['ListImages', 'ImageStatus', 'PullImage', 'RemoveImage', 'ImageFsInfo'],
 };
+
+/**
+ * runtime.v1's server-streaming list variants (pod metrics included): the
+ * same items as the list call with the request's filter (if it has one),
+ * sent in batches (each response carries a repeated field), then the end.
+ * `list` is the backend method, `from` its response's repeated field, `to`
+ * the stream response's.
+ */
+const STREAMED_LISTS: Record<string, { list: string; from: string; to: string }> = {
+  StreamPodSandboxes: { list: 'listPodSandbox', from: 'items', to: 'podSandboxes' },
+  StreamContainers: { list: 'listContainers', from: 'containers', to: 'containers' },
+  StreamContainerStats: { list: 'listContainerStats', from: 'stats', to: 'containerStats' },
+  StreamPodSandboxStats: { list: 'listPodSandboxStats', from: 'stats', to: 'podSandboxStats' },
+  StreamImages: { list: 'listImages', from: 'images', to: 'images' },
+  StreamPodSandboxMetrics: { list: 'listPodSandboxMetrics', from: 'podMetrics', to: 'podSandboxMetrics' },
+};
+
+/** Items per stream response: far below the message limit even for big images or stats. */
+export const STREAM_BATCH = 100;
 
 const camel = (rpc: string) => rpc.charAt(0).toLowerCase() + rpc.slice(1);
 
@@ -100,6 +120,8 @@ function handlersFor(
   for (const [rpc, def] of Object.entries(definition)) {
     if (UNARY[service].includes(rpc) && !def.requestStream && !def.responseStream) {
       impl[rpc] = unaryHandler(rpc, version, def, opts);
+    } else if (STREAMED_LISTS[rpc] && def.responseStream && version === 'v1') {
+      impl[rpc] = streamedListHandler(rpc, def, opts);
     } else if (service === 'RuntimeService' && rpc === 'GetContainerEvents' && version === 'v1') {
       impl[rpc] = eventsHandler(opts, streams);
     }
@@ -135,6 +157,48 @@ function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: Cr
         const status = toGrpcStatus(err);
         logCall(log, rpc, version, started, status.code, status.details, err);
         callback(status as grpc.ServiceError, null);
+      },
+    );
+  };
+}
+
+function streamedListHandler(rpc: string, def: MethodDef, opts: CriServiceOptions): grpc.handleServerStreamingCall<any, any> {
+  const { backend, log } = opts;
+  const { list, from, to } = STREAMED_LISTS[rpc]!;
+  const requestType = def.requestType?.type?.name ?? `${rpc}Request`;
+  return (call) => {
+    const started = process.hrtime.bigint();
+    let cancelled = false;
+    call.on('cancelled', () => (cancelled = true));
+    void (async () => {
+      const unknownEnum = findUnknownEnum('cri-v1', requestType, call.request);
+      if (unknownEnum) throw invalidArgument(`unknown enum value: ${unknownEnum}`);
+      const fn = (backend as unknown as Record<string, ((r: unknown) => Promise<Record<string, unknown[]>>) | undefined>)[list];
+      if (typeof fn !== 'function') throw new IsulatsError('unimplemented', `${rpc} is not implemented by this runtime`);
+      const items = (await fn.call(backend, call.request?.filter ? { filter: call.request.filter } : {}))[from] ?? [];
+      for (let i = 0; i < items.length && !cancelled; i += STREAM_BATCH) {
+        // Respect backpressure: a slow reader must not make the daemon buffer everything.
+        if (!call.write({ [to]: items.slice(i, i + STREAM_BATCH) })) {
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              call.off('drain', done);
+              call.off('cancelled', done);
+              resolve();
+            };
+            call.once('drain', done);
+            call.once('cancelled', done);
+          });
+        }
+      }
+    })().then(
+      () => {
+        logCall(log, rpc, 'v1', started, 0);
+        if (!cancelled) call.end();
+      },
+      (err: unknown) => {
+        const status = toGrpcStatus(err);
+        logCall(log, rpc, 'v1', started, status.code, status.details, err);
+        if (!cancelled) call.emit('error', status);
       },
     );
   };

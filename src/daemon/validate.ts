@@ -32,6 +32,7 @@ const CHECKS: Record<string, Check[]> = {
   ContainerStatus: [containerId],
   ContainerStats: [containerId],
   UpdateContainerResources: [containerId],
+  UpdatePodSandboxResources: [podId],
   ReopenContainerLog: [containerId],
   ExecSync: [containerId, command],
   Exec: [containerId, command, (r) => (r.stdin || r.stdout || r.stderr ? undefined : 'one of stdin, stdout, or stderr must be set')],

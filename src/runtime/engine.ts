@@ -31,6 +31,8 @@ import { EngineNri } from './nri/engine-nri.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
+import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
+import { checkpointUnavailable } from './oci/criu.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -191,6 +193,9 @@ export class Engine implements RuntimeApi, ImageApi {
   updateContainerResources(req: cri.UpdateContainerResourcesRequestIn) {
     return this.container.updateResources(req);
   }
+  updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn) {
+    return this.sandbox.updateResources(req);
+  }
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn) {
     return this.container.reopenLog(req);
   }
@@ -255,6 +260,31 @@ export class Engine implements RuntimeApi, ImageApi {
       if (record) stats.push(await this.container.podStats(record));
     }
     return { stats };
+  }
+
+  async listMetricDescriptors(_req: cri.ListMetricDescriptorsRequestIn): Promise<cri.ListMetricDescriptorsResponse> {
+    return { descriptors: METRIC_DESCRIPTORS };
+  }
+  /** Ready pods only: a stopped pod has no processes, so no cgroups or network to measure. */
+  async listPodSandboxMetrics(_req: cri.ListPodSandboxMetricsRequestIn): Promise<cri.ListPodSandboxMetricsResponse> {
+    const pods: SandboxRecord[] = [];
+    for (const record of await this.ctx.sandboxes.list()) {
+      if ((await this.sandbox.liveState(record)) === 'SANDBOX_READY') pods.push(record);
+    }
+    // Exits are noticed here, so an exited container's leftover cgroup is not reported as running.
+    const containers = await Promise.all((await this.ctx.containers.list()).map((r) => this.container.refresh(r)));
+    const running = (podId: string) => containers.filter((r) => r.sandboxId === podId && r.state === 'CONTAINER_RUNNING');
+    return { podMetrics: await Promise.all(pods.map((p) => collectPodMetrics(this.ctx, p, running(p.id)))) };
+  }
+
+  async checkpointContainer(_req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse> {
+    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointContainer');
+  }
+  async checkpointPod(_req: cri.CheckpointPodRequestIn): Promise<cri.CheckpointPodResponse> {
+    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointPod');
+  }
+  async restorePod(_req: cri.RestorePodRequestIn): Promise<cri.RestorePodResponse> {
+    throw await checkpointUnavailable(this.ctx.runner, 'RestorePod');
   }
 
   async updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse> {

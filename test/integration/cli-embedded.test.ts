@@ -72,6 +72,22 @@ describe('embedded CLI', () => {
     await ok(['rmp', '-f', pod]);
   });
 
+  it('prints the engine\'s pod metrics and metric descriptors in-process (metricsp, metricdescs)', async () => {
+    const id = (await ok(['run', '-d', '--name', 'measured', 'local/busybox:test', 'sleep', '3600'])).trim();
+    const pod = (await ok(['ps', '-o', 'go-template', '--template', '{{range .containers}}{{.podSandboxId}}{{end}}', '--id', id])).trim();
+    try {
+      const doc = JSON.parse(await ok(['metricsp']));
+      const entry = doc.podMetrics.find((p: { podSandboxId: string }) => p.podSandboxId === pod);
+      expect(entry.containerMetrics.map((c: { containerId: string }) => c.containerId)).toEqual([id]);
+      const names = entry.containerMetrics[0].metrics.map((m: { name: string }) => m.name);
+      expect(names).toEqual(expect.arrayContaining(['container_cpu_usage_seconds_total', 'container_memory_working_set_bytes']));
+      const descs = JSON.parse(await ok(['metricdescs', '-o', 'json'])).descriptors.map((d: { name: string }) => d.name);
+      expect(descs).toEqual(expect.arrayContaining(names));
+    } finally {
+      await ok(['rmp', '-f', pod]);
+    }
+  });
+
   it('runs from crictl config files and cleans up with stopp and rmp', async () => {
     const podCfg = join(dir, 'pod.yaml');
     const ctrCfg = join(dir, 'ctr.json');

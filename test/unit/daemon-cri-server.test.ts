@@ -24,6 +24,7 @@ function call(socket: string, version: CriVersion, service: 'RuntimeService' | '
 }
 
 const calls: string[] = [];
+const listRequests: unknown[] = [];
 let releasePull: () => void = () => undefined;
 
 function fakeBackend(): CriBackend {
@@ -31,8 +32,9 @@ function fakeBackend(): CriBackend {
   return {
     kind: 'remote', target: 'fake', apiVersion: async () => 'v1', close: async () => undefined,
     version: async () => ({ version: '0.1.0', runtimeName: 'fake', runtimeVersion: '1.0', runtimeApiVersion: 'v1' }),
-    listPodSandbox: async () => {
+    listPodSandbox: async (req: unknown) => {
       calls.push('listPodSandbox');
+      listRequests.push(req);
       return { items: [{ id: 'p1', metadata: { name: 'n', uid: 'u', namespace: 'ns', attempt: 0 }, state: 'SANDBOX_READY', createdAt: '1700000000000000000', labels: { a: 'b' }, annotations: {}, runtimeHandler: '' }] };
     },
     containerStatus: fail('not-found'),
@@ -40,6 +42,7 @@ function fakeBackend(): CriBackend {
     listImages: async () => ({
       images: Array.from({ length: 20_000 }, (_, i) => ({ id: `sha256:${String(i).padStart(64, '0')}`, repoTags: [`registry.example/img${i}:latest`], repoDigests: [], size: '1', uid: null, username: '', spec: null, pinned: false })),
     }),
+    listContainerStats: fail('unavailable'),
     startContainer: fail('failed-precondition'),
     stopContainer: fail('deadline-exceeded'),
     removeContainer: async () => { throw new Error('disk on fire'); },
@@ -124,6 +127,50 @@ describe('CRI handlers over a fake backend', () => {
     expect(a.res.items[0]).toMatchObject({ id: 'p1', state: 'SANDBOX_READY', labels: { a: 'b' } });
     const v = (await call(d.socket, 'v1alpha2', 'RuntimeService', 'Version', {})).res;
     expect(v).toMatchObject({ runtimeName: 'fake', runtimeApiVersion: 'v1alpha2' });
+  });
+
+  /** All responses of a server-streaming call, or its error. */
+  async function collect(method: string, req: object): Promise<{ responses: any[]; error?: grpc.ServiceError }> {
+    const svc = await loadCriServices('v1');
+    const service = method === 'StreamImages' ? svc.ImageService : svc.RuntimeService;
+    const client = new (service as any)(`unix://${d.socket}`, grpc.credentials.createInsecure());
+    const responses: any[] = [];
+    try {
+      for await (const r of client[method](req)) responses.push(r);
+      return { responses };
+    } catch (error) {
+      return { responses, error: error as grpc.ServiceError };
+    } finally {
+      client.close();
+    }
+  }
+
+  it('streams the items of the list call in batches of 100, all of them, in order', async () => {
+    const { responses, error } = await collect('StreamImages', {});
+    expect(error).toBeUndefined();
+    expect(responses).toHaveLength(200);
+    expect(responses.every((r) => r.images.length === 100)).toBe(true);
+    const ids = responses.flatMap((r) => r.images.map((i: { id: string }) => i.id));
+    expect(ids).toHaveLength(20_000);
+    expect(ids[0]).toBe(`sha256:${'0'.repeat(64)}`);
+    expect(ids[19_999]).toBe(`sha256:${'19999'.padStart(64, '0')}`);
+  });
+
+  it('passes the stream request\'s filter to the list call and ends an empty list with no response', async () => {
+    listRequests.length = 0;
+    const pods = await collect('StreamPodSandboxes', { filter: { labelSelector: { a: 'b' } } });
+    expect(pods.responses.map((r) => r.podSandboxes.map((p: { id: string }) => p.id))).toEqual([['p1']]);
+    expect(listRequests).toEqual([expect.objectContaining({ filter: expect.objectContaining({ labelSelector: { a: 'b' } }) })]);
+    expect(await collect('StreamContainers', {})).toEqual({ responses: [] });
+  });
+
+  it('ends a stream with the code of the list call\'s error, and refuses unknown enum values', async () => {
+    const failed = await collect('StreamContainerStats', {});
+    expect(failed.error?.code).toBe(14);
+    expect(failed.error?.details).toBe('failed with unavailable');
+    const badEnum = await collect('StreamContainers', { filter: { state: { state: 42 } } });
+    expect(badEnum.error?.code).toBe(3);
+    expect(badEnum.error?.details).toBe('unknown enum value: filter.state.state = 42');
   });
 
   it('streams GetContainerEvents from the backend to the end', async () => {

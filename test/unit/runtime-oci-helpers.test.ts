@@ -17,7 +17,8 @@ describe('cgroup stats from fixture trees', () => {
     await mkdir(join(v1, 'memory', 'pods', 'c1'), { recursive: true });
     await writeFile(join(v1, 'cpuacct', 'pods', 'c1', 'cpuacct.usage'), '123456789\n');
     await writeFile(join(v1, 'memory', 'pods', 'c1', 'memory.usage_in_bytes'), '10000\n');
-    await writeFile(join(v1, 'memory', 'pods', 'c1', 'memory.stat'), 'cache 10\ntotal_inactive_file 4000\n');
+    await writeFile(join(v1, 'memory', 'pods', 'c1', 'memory.stat'), 'cache 10\ntotal_cache 3000\ntotal_rss 5000\ntotal_inactive_file 4000\n');
+    await writeFile(join(v1, 'cpuacct', 'pods', 'c1', 'cpuacct.stat'), 'user 7\nsystem 3\n');
     await writeFile(join(v1, 'memory', 'pods', 'c1', 'memory.limit_in_bytes'), '67108864\n');
     await writeFile(join(v1, 'memory', 'pods', 'c1', 'memory.oom_control'), 'oom_kill_disable 0\nunder_oom 0\noom_kill 2\n');
     const v2 = join(dir, 'v2');
@@ -41,12 +42,18 @@ describe('cgroup stats from fixture trees', () => {
 
   it('reads v1 usage and subtracts inactive file pages for the working set', async () => {
     const stats = await new CgroupReader(join(dir, 'v1')).stats('/pods/c1');
-    expect(stats).toEqual({ cpuUsageNs: 123456789n, memoryUsageBytes: 10000n, memoryWorkingSetBytes: 6000n, memoryLimitBytes: 67108864n, oomKills: 2 });
+    expect(stats).toEqual({
+      cpuUsageNs: 123456789n, memoryUsageBytes: 10000n, memoryWorkingSetBytes: 6000n, memoryLimitBytes: 67108864n, oomKills: 2,
+      cpuUserNs: 70_000_000n, cpuSystemNs: 30_000_000n, memoryRssBytes: 5000n, memoryCacheBytes: 3000n,
+    });
   });
 
   it('reads v2 usage in microseconds as nanoseconds and never goes below zero', async () => {
     const stats = await new CgroupReader(join(dir, 'v2')).stats('/pods/c1');
-    expect(stats).toEqual({ cpuUsageNs: 5_000_000n, memoryUsageBytes: 20000n, memoryWorkingSetBytes: 0n, memoryLimitBytes: undefined, oomKills: 1 });
+    expect(stats).toEqual({
+      cpuUsageNs: 5_000_000n, memoryUsageBytes: 20000n, memoryWorkingSetBytes: 0n, memoryLimitBytes: undefined, oomKills: 1,
+      cpuUserNs: 4_000_000n, cpuSystemNs: 1_000_000n, memoryRssBytes: 100n, memoryCacheBytes: undefined,
+    });
   });
 
   it('returns undefined for a cgroup that does not exist', async () => {

@@ -17,6 +17,7 @@ import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
+import { checkCriResources, resourcesUpdateFromCri } from './cri-resources.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -452,20 +453,10 @@ export class ContainerService {
     const record = await this.get(req.containerId);
     const res = req.linux;
     if (!res) return {};
+    checkCriResources(res, 'linux');
     if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
     await this.ctx.nri?.updateContainer(record.id, res);
-    const update = {
-      cpu: {
-        shares: toInt(res.cpuShares) || undefined,
-        quota: toInt(res.cpuQuota) || undefined,
-        period: toInt(res.cpuPeriod) || undefined,
-        cpus: res.cpusetCpus || undefined,
-        mems: res.cpusetMems || undefined,
-      },
-      memory: { limit: toInt(res.memoryLimitInBytes) || undefined, swap: toInt(res.memorySwapLimitInBytes) || undefined },
-      unified: res.unified && Object.keys(res.unified).length ? res.unified : undefined,
-    };
-    await this.ctx.oci.update(record.id, record.cgroupsPath, update);
+    await this.ctx.oci.update(record.id, record.cgroupsPath, resourcesUpdateFromCri(res));
     await this.ctx.containers.update(record.id, (r) => ({
       ...r,
       config: { ...r.config, linux: { ...(r.config.linux ?? {}), resources: { ...(r.config.linux?.resources ?? {}), ...storable(res) } } },

@@ -83,6 +83,20 @@ export class EngineNri {
     await this.event('RemovePodSandbox', (a) => a.removePodSandbox(podView(record)));
   }
 
+  /** A pod's new resources, before they are applied (the newest API only: older plugins lack the event). */
+  async updatePodSandbox(id: string, overhead: cri.LinuxContainerResourcesIn | null | undefined, resources: cri.LinuxContainerResourcesIn | null | undefined): Promise<void> {
+    await this.event('UpdatePodSandbox', async (a) =>
+      a.updatePodSandbox({
+        pod: await this.pod(id),
+        overheadLinuxResources: overhead ? nriResourcesFromCri(overhead) : undefined,
+        linuxResources: resources ? nriResourcesFromCri(resources) : undefined,
+      }),
+    );
+  }
+  async postUpdatePodSandbox(id: string): Promise<void> {
+    await this.event('PostUpdatePodSandbox', async (a) => a.postUpdatePodSandbox(await this.pod(id)));
+  }
+
   // ---- container events ----
 
   /**

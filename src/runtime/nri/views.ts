@@ -31,7 +31,14 @@ export function podView(record: SandboxRecord): nri.PodSandboxIn {
     labels: record.config.labels ?? {},
     annotations: record.config.annotations ?? {},
     runtimeHandler: record.runtimeHandler,
-    linux: { cgroupParent: record.cgroupParent, cgroupsPath: record.cgroupsPath, namespaces },
+    linux: {
+      cgroupParent: record.cgroupParent,
+      cgroupsPath: record.cgroupsPath,
+      namespaces,
+      // As the pod was run, or as UpdatePodSandboxResources last set them.
+      ...(record.config.linux?.overhead ? { podOverhead: nriResourcesFromCri(record.config.linux.overhead) } : {}),
+      ...(record.config.linux?.resources ? { podResources: nriResourcesFromCri(record.config.linux.resources) } : {}),
+    },
     pid: record.pid,
     ips: record.ips,
   };

@@ -15,7 +15,16 @@ export interface CgroupStats {
   memoryWorkingSetBytes: bigint;
   memoryLimitBytes?: bigint;
   oomKills?: number;
+  /** CPU time split by mode (v1: cpuacct.stat ticks, so 10 ms steps). */
+  cpuUserNs?: bigint;
+  cpuSystemNs?: bigint;
+  /** Anonymous memory and page cache (v1 total_rss/total_cache, v2 anon/file). */
+  memoryRssBytes?: bigint;
+  memoryCacheBytes?: bigint;
 }
+
+/** cpuacct.stat counts in USER_HZ, 100 on every Linux ABI. */
+const NS_PER_USER_HZ_TICK = 10_000_000n;
 
 /** OCI linux.resources subset (the JSON `runc update --resources -` takes; runc writes the v1 or v2 files, converting shares to weight on v2). */
 export interface LinuxResourcesUpdate {
@@ -57,12 +66,18 @@ export class CgroupReader {
     const inactive = stat.get('total_inactive_file') ?? 0n;
     const limit = await readBig(join(memDir, 'memory.limit_in_bytes')).catch(() => undefined);
     const oom = await readFile(join(memDir, 'memory.oom_control'), 'utf8').then(parseFlatKeyed).catch(() => undefined);
+    const modes = await readFile(join(this.dir('cpuacct', path), 'cpuacct.stat'), 'utf8').then(parseFlatKeyed).catch(() => undefined);
+    const ticks = (key: string) => (modes?.has(key) ? modes.get(key)! * NS_PER_USER_HZ_TICK : undefined);
     return {
       cpuUsageNs: cpu,
       memoryUsageBytes: usage,
       memoryWorkingSetBytes: usage > inactive ? usage - inactive : 0n,
       memoryLimitBytes: limit,
       oomKills: oom?.has('oom_kill') ? Number(oom.get('oom_kill')) : undefined,
+      cpuUserNs: ticks('user'),
+      cpuSystemNs: ticks('system'),
+      memoryRssBytes: stat.get('total_rss'),
+      memoryCacheBytes: stat.get('total_cache'),
     };
   }
 
@@ -80,6 +95,10 @@ export class CgroupReader {
       memoryWorkingSetBytes: usage > inactive ? usage - inactive : 0n,
       memoryLimitBytes: maxText.trim() === 'max' ? undefined : BigInt(maxText.trim()),
       oomKills: events?.has('oom_kill') ? Number(events.get('oom_kill')) : undefined,
+      cpuUserNs: cpu.has('user_usec') ? cpu.get('user_usec')! * 1000n : undefined,
+      cpuSystemNs: cpu.has('system_usec') ? cpu.get('system_usec')! * 1000n : undefined,
+      memoryRssBytes: stat.get('anon'),
+      memoryCacheBytes: stat.get('file'),
     };
   }
 }

@@ -64,6 +64,12 @@ export interface OciRuntime {
   resize(bundle: string, width: number, height: number): Promise<void>;
   reopenLog(bundle: string): Promise<void>;
   update(id: string, cgroupsPath: string, resources: LinuxResourcesUpdate): Promise<void>;
+  /**
+   * Limits for a cgroup no container owns (a pod's cgroup): checked against
+   * this host's cgroups now (throws on what they cannot take), written to
+   * the files, all or nothing, when the returned function runs.
+   */
+  planCgroupUpdate(cgroupPath: string, resources: LinuxResourcesUpdate): () => Promise<void>;
   stats(cgroupsPath: string): Promise<CgroupStats | undefined>;
   pause(id: string): Promise<void>;
   resume(id: string): Promise<void>;

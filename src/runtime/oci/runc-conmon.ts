@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
+import { applyCgroupWrites, cgroupWrites } from './cgroup-writer.js';
 import type { CreateOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
 import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
@@ -217,6 +218,11 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async update(id: string, _cgroupsPath: string, res: LinuxResourcesUpdate): Promise<void> {
     await this.runcCheck(['update', '--resources', '-', id], JSON.stringify(res));
+  }
+
+  planCgroupUpdate(cgroupPath: string, res: LinuxResourcesUpdate): () => Promise<void> {
+    const writes = cgroupWrites(this.cgroups, cgroupPath, res);
+    return () => applyCgroupWrites(writes);
   }
 
   async stats(cgroupsPath: string) {

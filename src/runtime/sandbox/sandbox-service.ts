@@ -5,7 +5,7 @@ import { hostname as osHostname } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
-import { invalidArgument, internal, isKind } from '../errors.js';
+import { failedPrecondition, invalidArgument, internal, isKind } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { buildSandboxSpec, sandboxNamespaceModes } from '../container/spec.js';
 import { nowNs, toInt } from '../container/cri-values.js';
@@ -17,6 +17,12 @@ import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
 import { HOST_SHM, mountPodShm, unmountPodShm } from './pod-shm.js';
 import { runtimeFailpoint, type PodReleaseOp } from '../recovery/failpoints.js';
+import { checkCriResources, podCgroupResources } from '../container/cri-resources.js';
+import { CgroupWriteError } from '../oci/cgroup-writer.js';
+import { podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
+
+/** Where pods without a cgroup parent of their own (and no engine setting) run. */
+const DEFAULT_CGROUP_PARENT = '/isulats';
 
 /** What the sandbox service needs from the container service. */
 export interface PodContainers {
@@ -105,7 +111,7 @@ export class SandboxService {
   private newRecord(id: string, config: cri.PodSandboxConfigIn): SandboxRecord {
     const name = sandboxName(config.metadata!);
     const namespaces = sandboxNamespaceModes(config);
-    const parent = config.linux?.cgroupParent || this.ctx.options.cgroupParent || '/isulats';
+    const parent = config.linux?.cgroupParent || this.ctx.options.cgroupParent || DEFAULT_CGROUP_PARENT;
     return {
       id,
       name,
@@ -275,7 +281,8 @@ export class SandboxService {
     const state = await this.liveState(record);
     const modes = { POD: 'POD', CONTAINER: 'CONTAINER', NODE: 'NODE', TARGET: 'TARGET' } as const;
     const info: Record<string, string> = {};
-    if (req.verbose) info.info = JSON.stringify({ pid: record.pid, netnsPath: record.netnsPath, cgroupsPath: record.cgroupsPath, name: record.name });
+    // `config` as containerd shows it: linux.overhead/resources there are the last UpdatePodSandboxResources.
+    if (req.verbose) info.info = JSON.stringify({ pid: record.pid, netnsPath: record.netnsPath, cgroupsPath: record.cgroupsPath, name: record.name, config: record.config });
     return {
       status: {
         id: record.id,
@@ -302,6 +309,47 @@ export class SandboxService {
       containersStatuses: [],
       timestamp: nowNs(),
     };
+  }
+
+  /**
+   * UpdatePodSandboxResources: plugins hear the request, the pod's own cgroup
+   * takes resources + overhead, the record keeps both (its config's
+   * linux.overhead and linux.resources, shown by verbose status), plugins
+   * hear it is done. A value the cgroup refuses changes nothing.
+   */
+  async updateResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse> {
+    const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
+    const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
+    checkCriResources(req.overhead, 'overhead');
+    checkCriResources(req.resources, 'resources');
+    const ready = async (r: SandboxRecord) => {
+      if ((await this.liveState(r)) !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${r.id} is not ready`);
+    };
+    await ready(record);
+    const shared = sharedCgroupProblem(record, await this.ctx.sandboxes.list(), this.ctx.options.cgroupParent || DEFAULT_CGROUP_PARENT);
+    if (shared) throw failedPrecondition(shared);
+    // Values this host's cgroups cannot take are refused before plugins hear of the update.
+    const path = podCgroupPath(record.cgroupParent, this.ctx.cgroupManager);
+    let apply: () => Promise<void>;
+    try {
+      apply = this.ctx.oci.planCgroupUpdate(path, podCgroupResources(req.overhead, req.resources));
+    } catch (err) {
+      throw invalidArgument((err as Error).message);
+    }
+    await this.ctx.nri?.updatePodSandbox(record.id, req.overhead, req.resources);
+    await this.ctx.sandboxes.withLock(record.id, async () => {
+      const current = await this.ctx.sandboxes.mustGet(record.id);
+      await ready(current);
+      await apply().catch((err: Error) => {
+        throw err instanceof CgroupWriteError ? failedPrecondition(`pod sandbox ${current.id}: cgroup ${path} refused the update (${err.message})`) : err;
+      });
+      const linux = { ...current.config.linux };
+      if (req.overhead) linux.overhead = storable(req.overhead);
+      if (req.resources) linux.resources = storable(req.resources);
+      await this.ctx.sandboxes.putLocked({ ...current, config: { ...current.config, linux } });
+    });
+    await this.ctx.nri?.postUpdatePodSandbox(record.id);
+    return {};
   }
 
   /** READY only while the record says so and the pause process lives. */
