@@ -4,8 +4,9 @@
 // through a pod's whole life, then containerd 1.6 the same way, to show the client itself is right.
 // Needs the binary from scripts/build-go-cri-client.sh: without it every test fails, saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goCriClientPath, runGoCriClient, type GoResult, type GoRunOptions } from '../rig/go-cri-client.js';
+import { goCriClientPath, runGoCriClient, type GoRunOptions } from '../rig/go-cri-client.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
+import type { RunResult } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
 
@@ -19,7 +20,7 @@ const WAIT_SIZE = 'for i in $(seq 50); do s=$(stty size); [ "$s" = "37 101" ] &&
 /** A Go client bound to one endpoint; `ok` expects exit 0 and no stderr. */
 function clientFor(endpoint: string, global: string[] = []) {
   const bin = goCriClientPath();
-  const go = (args: string[], opts?: GoRunOptions): Promise<GoResult> =>
+  const go = (args: string[], opts?: GoRunOptions): Promise<RunResult> =>
     runGoCriClient(bin, ['-endpoint', endpoint, ...global, ...args], opts);
   const ok = async (args: string[], opts?: GoRunOptions): Promise<string> => {
     const r = await go(args, opts);
@@ -115,16 +116,21 @@ function streamingCases(get: () => { c: Client; pod: Pod; image: string }, trans
   });
 }
 
+let image: string;
+
+// Before any runtime is touched: without a current build every test fails, naming the script.
+beforeAll(() => {
+  goCriClientPath();
+  image = rigEnv().ISULATS_TEST_BUSYBOX;
+});
+
 describe('Go CRI client against isulats daemon', () => {
   let daemon: IsulatsDaemon | undefined;
   let c: Client;
   let pod: Pod | undefined;
-  let image: string;
 
   beforeAll(async () => {
-    goCriClientPath();
     const env = rigEnv();
-    image = env.ISULATS_TEST_BUSYBOX;
     daemon = await startIsulatsDaemon({ podSandboxImage: env.ISULATS_TEST_PAUSE });
     c = clientFor(daemon.endpoint);
   });
@@ -177,13 +183,9 @@ describe('Go CRI client against isulats daemon', () => {
 describe('the same Go CRI client against containerd 1.6 (the client is right)', () => {
   let c: Client;
   let pod: Pod | undefined;
-  let image: string;
 
   beforeAll(async () => {
-    goCriClientPath();
-    const env = rigEnv();
-    image = env.ISULATS_TEST_BUSYBOX;
-    c = clientFor(env.ISULATS_TEST_CONTAINERD);
+    c = clientFor(rigEnv().ISULATS_TEST_CONTAINERD);
     await c.ok(['pull', '-image', image]);
     pod = await runWebPod(c, image, `ctd-${process.pid}`);
   });
