@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from 'node:net';
-import { Duplex } from 'node:stream';
+import { Duplex, PassThrough } from 'node:stream';
 import type * as cri from '../api/cri.js';
 import type { ImageApi, PullProgress, RuntimeApi, StreamIO } from '../client/backend.js';
 import { failedPrecondition, unavailable, unimplemented } from './errors.js';
@@ -402,8 +402,18 @@ function connectTcp(host: string, port: number): Promise<Duplex> {
 }
 
 async function relayInNetns(runner: ProcessRunner, netnsPath: string, port: number): Promise<Duplex> {
-  const child = await runner.spawn('nsenter', [`--net=${netnsPath}`, '/bin/busybox', 'nc', '127.0.0.1', String(port)], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const relay = Duplex.from({ readable: child.stdout!, writable: child.stdin! });
+  const child = await runner.spawn('nsenter', [`--net=${netnsPath}`, '/bin/busybox', 'nc', '127.0.0.1', String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // nc's EOF alone cannot tell "the pod closed" from "nothing listens": the end waits for its exit
+  // status, so a refused port reaches the client as an error (as from containerd), not as an empty connection.
+  const out = new PassThrough();
+  child.stdout!.pipe(out, { end: false });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => { if (stderr.length < 1024) stderr += text; });
+  const relay = Duplex.from({ readable: out, writable: child.stdin! });
+  child.once('close', (code, signal) => {
+    if (code === 0 || relay.destroyed) out.end();
+    else relay.destroy(new Error(stderr.trim() || `nc in the pod's network namespace exited with ${code ?? signal}`));
+  });
   relay.once('close', () => { if (child.exitCode === null) child.kill('SIGKILL'); });
   child.once('error', (err) => relay.destroy(err));
   return relay;

@@ -12,6 +12,8 @@ export interface RunOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   input?: string | Buffer;
+  /** Write `input` but keep stdin open until the child exits, as a terminal user would. */
+  keepStdinOpen?: boolean;
   timeoutMs?: number;
   /** When false, a non-zero exit resolves instead of throwing. */
   check?: boolean;
@@ -35,6 +37,7 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): Promise
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      child.stdin.destroy();
       const result = {
         code: code ?? (signal ? 128 : 1),
         stdout: Buffer.concat(out).toString(),
@@ -47,7 +50,8 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): Promise
       }
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input);
+    if (opts.keepStdinOpen) child.stdin.write(opts.input ?? '');
+    else child.stdin.end(opts.input);
   });
 }
 

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Builds test/go-cri-client (our CRI client on the Kubernetes Go libraries: k8s.io/cri-api,
+# client-go's remotecommand and portforward, grpc-go) for test/integration/daemon-go-client.test.ts.
+# Debian trixie packages those libraries as golang-*-dev sources and Go 1.24; bookworm does not.
+# So: `apt-get download` through a sources list, lists dir and cache of our own (the system's
+# bookworm apt state is neither read nor changed), `dpkg-deb -x` of the dependency closure into
+# one tree under $ISULATS_GO_TRIXIE_DIR, nothing installed, then a GOPATH-mode build (no module
+# proxy: the sources are the packaged ones) into bin/go-cri-client-<hash of main.go>.
+# Idempotent: exits at once when that binary exists. Run as root (setup.sh calls it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE=${ISULATS_GO_TRIXIE_DIR:-/var/cache/isulats/go-trixie}
+MIRROR=${ISULATS_TRIXIE_MIRROR:-http://deb.debian.org/debian}
+SRC=test/go-cri-client
+# What the client imports, plus the toolchain; the rest is their dependency closure.
+PACKAGES=(
+  golang-1.24-go golang-github-kubernetes-cri-api-dev golang-k8s-client-go-dev
+  golang-k8s-apimachinery-dev golang-google-grpc-dev
+)
+GO_VERSION=1.24
+
+log() { printf '[build-go-cri-client] %s\n' "$*"; }
+
+# The test computes the same name (sha256 of main.go, 16 hex digits) to find a current binary.
+hash=$(sha256sum "$SRC/main.go" | cut -c1-16)
+out="$CACHE/bin/go-cri-client-$hash"
+if [[ -x $out ]]; then
+  log "up to date: $out"
+  exit 0
+fi
+
+APT_DIR=$CACHE/apt
+ROOT=$CACHE/root
+APT_OPTS=(
+  -o "Dir::Etc::SourceList=$APT_DIR/trixie.list"
+  -o "Dir::Etc::SourceParts=/dev/null"
+  -o "Dir::State::Lists=$APT_DIR/lists"
+  -o "Dir::Cache=$APT_DIR/cache"
+)
+
+fetch_and_unpack() {
+  mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" "$APT_DIR/debs"
+  # apt downloads as _apt where it can: let it write there.
+  chown _apt "$APT_DIR/debs" 2>/dev/null || true
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR trixie main" >"$APT_DIR/trixie.list"
+  local attempt ok=0
+  for attempt in 1 2 3; do
+    if apt-get -q "${APT_OPTS[@]}" update; then ok=1; break; fi
+    log "apt update attempt $attempt failed; retrying"
+    sleep $((attempt * 5))
+  done
+  ((ok)) || { log "could not read trixie's package lists from $MIRROR"; exit 1; }
+
+  # Only Go sources and the toolchain: the closure also names libc and friends, which the
+  # build (CGO_ENABLED=0) never uses and bookworm has anyway. Virtual names (<...>) are
+  # listed with their providers, so dropping them loses nothing.
+  local closure
+  mapfile -t closure < <(apt-cache "${APT_OPTS[@]}" depends --recurse --no-recommends --no-suggests \
+    --no-conflicts --no-breaks --no-replaces --no-enhances "${PACKAGES[@]}" | grep -E '^golang-' | sort -u)
+  log "${#closure[@]} packages in the closure"
+  printf '%s\n' "${closure[@]}" >"$APT_DIR/closure.txt"
+
+  # Download what is not here yet (file names are <package>_<version>_<arch>.deb).
+  local pkg need=()
+  for pkg in "${closure[@]}"; do
+    compgen -G "$APT_DIR/debs/${pkg}_*.deb" >/dev/null || need+=("$pkg")
+  done
+  if ((${#need[@]})); then
+    log "downloading ${#need[@]} packages"
+    ok=0
+    for attempt in 1 2 3; do
+      if (cd "$APT_DIR/debs" && apt-get -q "${APT_OPTS[@]}" download "${need[@]}"); then ok=1; break; fi
+      log "download attempt $attempt failed; retrying"
+      sleep $((attempt * 5))
+    done
+    ((ok)) || { log "could not download from $MIRROR"; exit 1; }
+  fi
+
+  rm -rf "$ROOT.new"
+  mkdir -p "$ROOT.new"
+  for pkg in "${closure[@]}"; do
+    dpkg-deb -x "$(compgen -G "$APT_DIR/debs/${pkg}_*.deb" | sort | tail -1)" "$ROOT.new"
+  done
+  # The links these packages ship are relative; an absolute one would point at the (absent)
+  # system copy, so retarget any into our tree.
+  local link target
+  while IFS= read -r -d '' link; do
+    target=$(readlink "$link")
+    [[ $target == /* ]] && ln -sfn "$ROOT${target}" "$link"
+  done < <(find "$ROOT.new" -type l -print0)
+  # Links were written against the final path: only now move the tree there.
+  rm -rf "$ROOT"
+  mv "$ROOT.new" "$ROOT"
+  # The tree is complete: the .debs are no longer needed (a later refetch downloads afresh).
+  rm -rf "$APT_DIR/debs"
+  printf '%s\n' "${PACKAGES[*]}" "${closure[@]}" >"$ROOT/.packages"
+}
+
+# Refetch when the tree is missing or was made for another package list.
+if [[ "$(head -1 "$ROOT/.packages" 2>/dev/null)" != "${PACKAGES[*]}" ]]; then
+  start=$SECONDS
+  fetch_and_unpack
+  log "fetched and unpacked in $((SECONDS - start)) s"
+fi
+
+GOROOT=$ROOT/usr/lib/go-$GO_VERSION
+if ! version=$("$GOROOT/bin/go" version 2>&1); then
+  log "trixie's Go toolchain does not run here: $version"
+  exit 1
+fi
+log "toolchain: $version"
+
+mkdir -p "$CACHE/bin" "$CACHE/gocache"
+start=$SECONDS
+tmp="$out.tmp.$$"
+trap 'rm -f "$tmp"' EXIT
+# GOPATH mode over Debian's source tree: no go.mod, no network, no toolchain switching.
+env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" \
+  GOROOT="$GOROOT" GOPATH="$ROOT/usr/share/gocode" GOCACHE="$CACHE/gocache" \
+  GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
+  go build -trimpath -o "$tmp" "./$SRC"
+mv "$tmp" "$out"
+# Older builds of other revisions of main.go are of no further use.
+find "$CACHE/bin" -name 'go-cri-client-*' ! -name "go-cri-client-$hash" -delete
+log "built $out in $((SECONDS - start)) s"
