@@ -11,7 +11,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE=${ISULATS_GO_TRIXIE_DIR:-/var/cache/isulats/go-trixie}
-MIRROR=${ISULATS_TRIXIE_MIRROR:-http://deb.debian.org/debian}
 SRC=test/go-cri-client
 # What the client imports, plus the toolchain; the rest is their dependency closure.
 PACKAGES=(
@@ -21,6 +20,8 @@ PACKAGES=(
 GO_VERSION=1.24
 
 log() { printf '[build-go-cri-client] %s\n' "$*"; }
+# shellcheck source=lib/trixie-apt.sh
+source scripts/lib/trixie-apt.sh
 
 # The test computes the same name (sha256 of main.go, 16 hex digits) to find a current binary.
 hash=$(sha256sum "$SRC/main.go" | cut -c1-16)
@@ -32,31 +33,14 @@ fi
 
 APT_DIR=$CACHE/apt
 ROOT=$CACHE/root
-APT_OPTS=(
-  -o "Dir::Etc::SourceList=$APT_DIR/trixie.list"
-  -o "Dir::Etc::SourceParts=/dev/null"
-  -o "Dir::State::Lists=$APT_DIR/lists"
-  -o "Dir::Cache=$APT_DIR/cache"
-)
-
 fetch_and_unpack() {
-  mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" "$APT_DIR/debs"
-  # apt downloads as _apt where it can: let it write there.
-  chown _apt "$APT_DIR/debs" 2>/dev/null || true
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR trixie main" >"$APT_DIR/trixie.list"
-  local attempt ok=0
-  for attempt in 1 2 3; do
-    if apt-get -q "${APT_OPTS[@]}" update; then ok=1; break; fi
-    log "apt update attempt $attempt failed; retrying"
-    sleep $((attempt * 5))
-  done
-  ((ok)) || { log "could not read trixie's package lists from $MIRROR"; exit 1; }
+  trixie_apt_init "$APT_DIR"
 
   # Only Go sources and the toolchain: the closure also names libc and friends, which the
   # build (CGO_ENABLED=0) never uses and bookworm has anyway. Virtual names (<...>) are
   # listed with their providers, so dropping them loses nothing.
   local closure
-  mapfile -t closure < <(apt-cache "${APT_OPTS[@]}" depends --recurse --no-recommends --no-suggests \
+  mapfile -t closure < <(apt-cache "${TRIXIE_APT_OPTS[@]}" depends --recurse --no-recommends --no-suggests \
     --no-conflicts --no-breaks --no-replaces --no-enhances "${PACKAGES[@]}" | grep -E '^golang-' | sort -u)
   log "${#closure[@]} packages in the closure"
   printf '%s\n' "${closure[@]}" >"$APT_DIR/closure.txt"
@@ -68,13 +52,7 @@ fetch_and_unpack() {
   done
   if ((${#need[@]})); then
     log "downloading ${#need[@]} packages"
-    ok=0
-    for attempt in 1 2 3; do
-      if (cd "$APT_DIR/debs" && apt-get -q "${APT_OPTS[@]}" download "${need[@]}"); then ok=1; break; fi
-      log "download attempt $attempt failed; retrying"
-      sleep $((attempt * 5))
-    done
-    ((ok)) || { log "could not download from $MIRROR"; exit 1; }
+    trixie_download "$APT_DIR/debs" "${need[@]}"
   fi
 
   rm -rf "$ROOT.new"

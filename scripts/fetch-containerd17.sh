@@ -7,41 +7,19 @@ set -euo pipefail
 
 DEST=${ISULATS_CONTAINERD17_DIR:-/var/cache/isulats/containerd-trixie}
 APT_DIR=${DEST}.apt
-MIRROR=${ISULATS_TRIXIE_MIRROR:-http://deb.debian.org/debian}
 
 log() { printf '[fetch-containerd17] %s\n' "$*"; }
+# shellcheck source=lib/trixie-apt.sh
+source "$(dirname "$0")/lib/trixie-apt.sh"
 
 if [[ -x $DEST/usr/bin/containerd ]] && "$DEST/usr/bin/containerd" --version >/dev/null 2>&1; then
   log "present: $("$DEST/usr/bin/containerd" --version)"
   exit 0
 fi
 
-mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" "$APT_DIR/download"
-# apt downloads as _apt where it can: let it write there.
-chown _apt "$APT_DIR/download" 2>/dev/null || true
-# One-line format: Dir::Etc::SourceList names a file, and SourceParts=/dev/null keeps the
-# system's sources.list.d out, so the system's apt state (bookworm) is neither read nor changed.
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR trixie main" >"$APT_DIR/trixie.list"
-APT_OPTS=(
-  -o "Dir::Etc::SourceList=$APT_DIR/trixie.list"
-  -o "Dir::Etc::SourceParts=/dev/null"
-  -o "Dir::State::Lists=$APT_DIR/lists"
-  -o "Dir::Cache=$APT_DIR/cache"
-)
-
-ok=0
-for attempt in 1 2 3; do
-  if apt-get -q "${APT_OPTS[@]}" update && (cd "$APT_DIR/download" && rm -f ./*.deb && apt-get -q "${APT_OPTS[@]}" download containerd); then
-    ok=1
-    break
-  fi
-  log "attempt $attempt failed; retrying"
-  sleep $((attempt * 5))
-done
-if ((!ok)); then
-  log "could not download trixie's containerd from $MIRROR"
-  exit 1
-fi
+trixie_apt_init "$APT_DIR"
+rm -f "$APT_DIR"/download/*.deb
+trixie_download "$APT_DIR/download" containerd
 
 deb=$(ls "$APT_DIR"/download/containerd_*.deb)
 rm -rf "$DEST.new"
