@@ -18,8 +18,9 @@ import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { IsulatsError } from '../../src/runtime/errors.js';
 import { BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
-// Short enough to test expiry, long enough for 100 sessions started at once on 2 cores.
-const TOKEN_TTL_MS = 10_000;
+// Short enough to test expiry, long enough for 100 sessions started at once on 2 cores (10 s
+// was not, on a machine busy with other work: the last URLs were used after they expired).
+const TOKEN_TTL_MS = 20_000;
 
 function sink(): { stream: PassThrough; text: () => string; bytes: () => Buffer } {
   const stream = new PassThrough();
