@@ -164,6 +164,11 @@ describe('buildContainerSpec', () => {
     expect(spec.process.oomScoreAdj).toBe(0);
   });
 
+  it('refuses a group without a user, as containerd does', () => {
+    expect(() => buildContainerSpec(input({}, { linux: { securityContext: { runAsGroup: { value: 10 } } } }))).toThrow(/without user/);
+    expect(buildContainerSpec(input({}, { linux: { securityContext: { runAsUsername: 'app', runAsGroup: { value: 10 } } } })).process.user.gid).toBe(10);
+  });
+
   it('honours the security context', () => {
     const spec = buildContainerSpec(
       input({}, {

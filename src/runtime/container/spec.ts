@@ -266,6 +266,8 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
   if (sc?.runAsUsername) userSpec = sc.runAsUsername;
   else if (sc?.runAsUser) userSpec = String(toInt(sc.runAsUser.value));
   if (sc?.runAsGroup && sc.runAsGroup.value !== undefined) {
+    // As containerd and kubelet: a group alone would silently run as the image's user.
+    if (!sc.runAsUser && !sc.runAsUsername) throw invalidArgument(`user group "${toInt(sc.runAsGroup.value)}" is specified without user`);
     userSpec = `${userSpec.split(':')[0] ?? ''}:${toInt(sc.runAsGroup.value)}`;
   }
   const user = resolveUser(userSpec, image.passwd, image.group);
