@@ -445,6 +445,14 @@ export class ContainerService {
     const record = await this.get(req.containerId);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
     await this.ctx.oci.reopenLog(record.bundle);
+    // conmon reopens asynchronously; kubelet's log rotation (and critest) expect the new file
+    // to exist once the call returns.
+    if (record.logPath) {
+      const exists = () => stat(record.logPath).then(() => true, () => false);
+      const deadline = Date.now() + 5_000;
+      while (!(await exists()) && Date.now() < deadline) await sleep(20);
+      if (!(await exists())) throw new IsulatsError('internal', `container ${record.id}: log ${record.logPath} was not reopened`);
+    }
     return {};
   }
 
