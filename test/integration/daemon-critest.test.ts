@@ -443,6 +443,10 @@ describe('[k8s.io] Container', () => {
             mounts: [{ hostPath: root, containerPath: '/propagation', propagation }],
             linux: { securityContext: { privileged: true } },
           });
+          // createMountPropagationContainer checks the mount as ContainerStatus reports it.
+          const mounts = (await c.runtime('ContainerStatus', { containerId: id, verbose: true })).status.mounts;
+          expect(mounts).toHaveLength(1);
+          expect(mounts[0]).toMatchObject({ containerPath: '/propagation', hostPath: root, readonly: false, selinuxRelabel: false, propagation });
           await startRunning(id);
           await execOk(id, ['mount', '-t', 'tmpfs', 'tmpfs', '/propagation/from-ctr']);
           await execOk(id, ['sh', '-c', 'echo ctr > /propagation/from-ctr/flag']);
@@ -457,6 +461,43 @@ describe('[k8s.io] Container', () => {
         }
       });
     }
+  });
+
+  describe('Container OOM', () => {
+    it('should terminate with exitCode 137 and reason OOMKilled', async () => {
+      const { podId, config } = await podForContainer({ linux: { securityContext: { privileged: true } } });
+      const id = await createContainer(podId, config, {
+        command: ['sh', '-c', 'dd if=/dev/zero of=/dev/null bs=20M'],
+        linux: { resources: { memoryLimitInBytes: String(15 * 1024 * 1024), memorySwapLimitInBytes: String(15 * 1024 * 1024) } },
+      });
+      await c.runtime('StartContainer', { containerId: id });
+      await waitState(id, 'CONTAINER_EXITED');
+      expect(await status(id)).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
+    });
+  });
+
+  describe('Container Mount Readonly', () => {
+    it('should support non-recursive readonly mounts', async () => {
+      const { podId, config } = await podForContainer({ linux: { securityContext: { privileged: true } } });
+      const hostPath = join(dir, `rro-${uuid()}`);
+      await mkdir(join(hostPath, 'tmpfs'), { recursive: true });
+      await run('mount', ['-t', 'tmpfs', 'none', join(hostPath, 'tmpfs')]);
+      try {
+        const id = await createContainer(podId, config, { mounts: [{ hostPath, containerPath: '/mnt', readonly: true }] });
+        await startRunning(id);
+        // Read-only for the bind itself, not for what is mounted below it.
+        await execOk(id, ['touch', '/mnt/tmpfs/file']);
+        expect((await execSync(id, ['touch', '/mnt/file'])).stderr).toBe('touch: /mnt/file: Read-only file system\n');
+        await c.runtime('StopContainer', { containerId: id, timeout: '10' });
+      } finally {
+        await run('umount', ['-l', join(hostPath, 'tmpfs')]).catch(() => undefined);
+      }
+    });
+
+    it('recursive readonly mounts: not advertised, so critest skips them', async () => {
+      const handlers: CriMessage[] = (await c.runtime('Status', {})).runtimeHandlers;
+      expect(handlers.find((h) => h.name === '')?.features?.recursiveReadOnlyMounts).toBe(false);
+    });
   });
 
   describe('list filters', () => {
