@@ -331,6 +331,19 @@ describe('[k8s.io] Container', () => {
       expect((await c.runtime('ListContainerStats', { filter: { labelSelector: { 'stats-test': 'no' } } })).stats).toEqual([]);
     });
 
+    it('runtime should support pod sandbox stats (PodSandboxStats, ListPodSandboxStats by id and label)', async () => {
+      const id = await createContainer(podId, config, {});
+      await startRunning(id);
+      const one = (await c.runtime('PodSandboxStats', { podSandboxId: podId })).stats;
+      expect(one.attributes.id).toBe(podId);
+      expect(one.attributes.metadata).toMatchObject(config.metadata);
+      expect(Number(one.linux.memory.workingSetBytes.value)).toBeGreaterThan(0);
+      expect(one.linux.containers.map((x: CriMessage) => x.attributes.id)).toEqual([id]);
+      const listed = (await c.runtime('ListPodSandboxStats', { filter: { id: podId } })).stats;
+      expect(listed.map((x: CriMessage) => x.attributes.id)).toEqual([podId]);
+      expect((await c.runtime('ListPodSandboxStats', { filter: { labelSelector: { none: 'such' } } })).stats).toEqual([]);
+    });
+
     it('runtime should support ContainerStatus with verbose info', async () => {
       const id = await createContainer(podId, config, { labels: { a: 'b' }, annotations: { c: 'd' } });
       await startRunning(id);
@@ -1228,10 +1241,12 @@ describe('[k8s.io] Container events', () => {
 });
 
 /** One raw call over a chosen CRI version. */
-async function rawCall(version: CriVersion, service: 'RuntimeService' | 'ImageService', method: string, req: object, timeoutMs = 60_000): Promise<CriMessage> {
+async function rawCall(
+  version: CriVersion, service: 'RuntimeService' | 'ImageService', method: string, req: object, timeoutMs = 60_000, options: grpc.ChannelOptions = {},
+): Promise<CriMessage> {
   const svc = await loadCriServices(version);
   return new Promise((resolve, reject) => {
-    const client = new (svc[service] as any)(daemon.endpoint, grpc.credentials.createInsecure());
+    const client = new (svc[service] as any)(daemon.endpoint, grpc.credentials.createInsecure(), options);
     client[method](req, { deadline: Date.now() + timeoutMs }, (err: grpc.ServiceError | null, res: CriMessage) => {
       client.close();
       if (err) reject(err);
@@ -1239,6 +1254,17 @@ async function rawCall(version: CriVersion, service: 'RuntimeService' | 'ImageSe
     });
   });
 }
+
+describe('the transport critest uses', () => {
+  it('serves both versions to a client sending the socket path as :authority (critest up to 1.26 does)', async () => {
+    const options = { 'grpc.default_authority': daemon.socket };
+    for (const version of ['v1', 'v1alpha2'] as const) {
+      expect((await rawCall(version, 'RuntimeService', 'Version', {}, 10_000, options)).runtimeApiVersion).toBe(version);
+      expect(Array.isArray((await rawCall(version, 'RuntimeService', 'ListPodSandbox', {}, 10_000, options)).items)).toBe(true);
+      expect((await rawCall(version, 'ImageService', 'ImageStatus', { image: { image: BUSYBOX } }, 10_000, options)).image.repoTags).toContain(BUSYBOX);
+    }
+  });
+});
 
 describe('runtime.v1alpha2: the core lifecycle checks again', () => {
   const v1a2 = (method: string, req: object = {}) => rawCall('v1alpha2', 'RuntimeService', method, req);
