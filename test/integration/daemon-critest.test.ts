@@ -966,6 +966,8 @@ describe('[k8s.io] Networking', () => {
     const { stdout } = await run('ip', ['-4', '-o', 'route', 'get', '10.255.255.1']);
     const hostIp = /src (\S+)/.exec(stdout)?.[1] ?? '127.0.0.1';
     await waitFor(async () => (await httpGet(hostPort, hostIp).catch(() => '')) === 'host-port-ok\n', { timeoutMs: 15_000, what: `host port ${hostIp}:${hostPort}` });
+    // critest's checkMainPage asks 127.0.0.1:<hostPort>: portmap's localhost DNAT.
+    expect(await httpGet(hostPort, '127.0.0.1')).toBe('host-port-ok\n');
   });
 });
 
@@ -989,6 +991,16 @@ describe('[k8s.io] Streaming', () => {
       const res = await runRemoteCommand(url, { transport, stdout: out.stream, stderr: sink().stream, tty: false });
       expect(res.exitCode).toBe(0);
       expect(out.text()).toBe('hello');
+    });
+
+    it(`runtime should support exec with tty=true and stdin=true: echo hello gives "hello\\r\\n" (${transport})`, async () => {
+      await newPod();
+      const { url } = await c.runtime('Exec', { containerId: web, cmd: ['echo', 'hello'], stdin: true, stdout: true, tty: true });
+      const out = sink();
+      // Stdin open and idle, as critest's client leaves it.
+      const res = await runRemoteCommand(url, { transport, stdin: new PassThrough(), stdout: out.stream, tty: true });
+      expect(res.exitCode).toBe(0);
+      expect(out.text()).toBe('hello\r\n');
     });
 
     it(`runtime should support exec with tty=true and stdin=true [Conformance] (${transport})`, async () => {
