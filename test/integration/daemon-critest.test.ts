@@ -1302,7 +1302,7 @@ describe('runtime.v1alpha2: the core lifecycle checks again', () => {
     expect((await v1a2('ListPodSandbox', { filter: { id: podSandboxId } })).items.map((p: CriMessage) => p.id)).toEqual([podSandboxId]);
     const { containerId } = await v1a2('CreateContainer', {
       podSandboxId, sandboxConfig: config,
-      config: { metadata: { name: 'v1a2-ctr', attempt: 0 }, image: { image: BUSYBOX }, command: ['sh', '-c', 'echo hello World; exec sleep 3600'], logPath: 'c.log', linux: { securityContext: { runAsUser: { value: '1001' } } } },
+      config: { metadata: { name: 'v1a2-ctr', attempt: 0 }, image: { image: BUSYBOX }, command: ['sh', '-c', 'echo hello World; mkdir -p /tmp/w && echo v1a2-web > /tmp/w/index.html && httpd -p 8080 -h /tmp/w; exec sleep 3600'], logPath: 'c.log', linux: { securityContext: { runAsUser: { value: '1001' } } } },
     });
     expect((await v1a2('ListContainers', { filter: { id: containerId } })).containers.map((x: CriMessage) => x.id)).toEqual([containerId]);
     await v1a2('StartContainer', { containerId });
@@ -1319,6 +1319,13 @@ describe('runtime.v1alpha2: the core lifecycle checks again', () => {
     const out = sink();
     expect((await runRemoteCommand(url, { transport: 'spdy', stdout: out.stream, tty: false })).exitCode).toBe(0);
     expect(out.text()).toBe('streamed\n');
+    const pf = await v1a2('PortForward', { podSandboxId, port: [8080] });
+    const session = await startPortForward(pf.url, [{ localPort: 0, remotePort: 8080 }], { transport: 'websocket' });
+    try {
+      await waitFor(async () => (await httpGet(session.ports[0]!.localPort).catch(() => '')) === 'v1a2-web\n', { timeoutMs: 15_000, what: 'v1alpha2 port-forward' });
+    } finally {
+      await session.close();
+    }
     await v1a2('StopContainer', { containerId, timeout: '10' });
     expect((await v1a2('ContainerStatus', { containerId })).status.state).toBe('CONTAINER_EXITED');
     await v1a2('RemoveContainer', { containerId });
