@@ -151,7 +151,12 @@ beforeAll(async () => {
   const env = rigEnv();
   BUSYBOX = env.ISULATS_TEST_BUSYBOX;
   dir = await makeTempDir('ist-crit-');
-  daemon = await startIsulatsDaemon({ podSandboxImage: env.ISULATS_TEST_PAUSE });
+  // critest pulls by upstream names (registry.k8s.io/...): offline they resolve only through a
+  // per-registry mirror, here the rig's registry.
+  const k8sHosts = join(dir, 'certs.d', 'registry.k8s.io');
+  await mkdir(k8sHosts, { recursive: true });
+  await writeFile(join(k8sHosts, 'hosts.toml'), `server = "https://registry.k8s.io"\n[host."http://${env.ISULATS_TEST_REGISTRY}"]\n  capabilities = ["pull", "resolve"]\n`);
+  daemon = await startIsulatsDaemon({ podSandboxImage: env.ISULATS_TEST_PAUSE, extraConfig: { 'registry-config-dir': join(dir, 'certs.d') } });
   c = openCriClient(daemon.endpoint);
   // critest's framework pulls its images before the specs run (the sandbox image included).
   await c.image('PullImage', { image: { image: env.ISULATS_TEST_PAUSE } });
@@ -1211,6 +1216,19 @@ describe('[k8s.io] Image Manager', () => {
       await startRunning(ctr);
       expect(await execOk(ctr, ['id', '-u']), item.tag).toBe(item.id);
     }
+  });
+
+  it('pulls critest\'s default image by its upstream name through a registry.k8s.io mirror, and runs it', async () => {
+    const upstream = 'registry.k8s.io/e2e-test-images/busybox:1.29-2';
+    await pushLayout(`${(await rigImageLayouts()).busybox}:latest`, `${registry()}/e2e-test-images/busybox:1.29-2`);
+    const { imageRef } = await c.image('PullImage', { image: { image: upstream } });
+    // The same image as the rig's busybox, so one image holding both names.
+    expect((await imageStatus(upstream))?.repoTags).toEqual(expect.arrayContaining([upstream, BUSYBOX]));
+    const { podId, config } = await podForContainer();
+    const id = await createContainer(podId, config, { image: { image: upstream } });
+    await startRunning(id);
+    expect(await execOk(id, ['echo', 'hello'])).toBe('hello\n');
+    expect((await status(id)).imageRef).toBe(imageRef);
   });
 
   it('reports the image filesystem', async () => {
