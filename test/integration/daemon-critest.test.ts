@@ -186,6 +186,11 @@ describe('[k8s.io] Runtime info', () => {
     expect(v.runtimeApiVersion).toBe('v1');
   });
 
+  it('answers RuntimeConfig with a cgroup driver (critest picks its pods\' cgroup parent from it)', async () => {
+    const cfg = await c.runtime('RuntimeConfig', {});
+    expect(['SYSTEMD', 'CGROUPFS']).toContain(cfg.linux.cgroupDriver);
+  });
+
   it('runtime should return runtime conditions [Conformance]', async () => {
     const s = await c.runtime('Status', { verbose: false });
     const conditions: CriMessage[] = s.status.conditions;
@@ -521,7 +526,7 @@ describe('[k8s.io] Container', () => {
   describe('list filters', () => {
     it('lists containers by id, state, label selector and pod sandbox id', async () => {
       const a = await podForContainer();
-      const b = await podForContainer();
+      const b = await podForContainer({ labels: { tier: 'pod-b' } });
       const ra = await createContainer(a.podId, a.config, { labels: { tier: 'one', app: 'x' } });
       const cb = await createContainer(b.podId, b.config, { labels: { tier: 'two', app: 'x' } });
       await startRunning(ra);
@@ -534,6 +539,7 @@ describe('[k8s.io] Container', () => {
       expect((await listContainerIds({ labelSelector: { app: 'x' } })).sort()).toEqual([ra, cb].sort());
       expect(await listContainerIds({ labelSelector: { app: 'x', tier: 'one' }, podSandboxId: b.podId })).toEqual([]);
       expect(await listPodIds({ labelSelector: { none: 'such' } })).toEqual([]);
+      expect(await listPodIds({ labelSelector: { tier: 'pod-b' } })).toEqual([b.podId]);
       expect((await listPodIds({ state: { state: 'SANDBOX_READY' } })).sort()).toEqual([a.podId, b.podId].sort());
       await c.runtime('StopPodSandbox', { podSandboxId: b.podId });
       expect(await listPodIds({ state: { state: 'SANDBOX_NOTREADY' } })).toEqual([b.podId]);
