@@ -25,6 +25,7 @@ import { readJson, writeJsonAtomic } from './store/atomic-file.js';
 import type { SandboxRecord } from './sandbox/sandbox-record.js';
 import type { ContainerRecord } from './container/container-record.js';
 import { EventLog } from './container/event-log.js';
+import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
 import { EngineNri } from './nri/engine-nri.js';
@@ -87,7 +88,12 @@ export class Engine implements RuntimeApi, ImageApi {
       sandboxNames,
       containerNames,
       events: new EventLog(paths.eventsFile),
-      host: { oomScoreFloor: hostOomScoreFloor(), apparmor: hostHasApparmor(), selinux: existsSync('/sys/fs/selinux/enforce') },
+      host: {
+        oomScoreFloor: hostOomScoreFloor(),
+        apparmor: hostHasApparmor(),
+        selinux: existsSync('/sys/fs/selinux/enforce'),
+        capabilityBound: parseCapabilityBound(readFileSync('/proc/self/status', 'utf8')),
+      },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
       cgroupManager,
       warn,

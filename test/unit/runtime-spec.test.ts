@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   buildContainerSpec,
   buildSandboxSpec,
+  ALL_CAPABILITIES,
   capabilities,
   DEFAULT_CAPABILITIES,
   DEFAULT_MASKED_PATHS,
   mergeEnv,
+  parseCapabilityBound,
   processArgs,
   type ContainerSpecInput,
 } from '../../src/runtime/container/spec.js';
@@ -72,6 +74,19 @@ describe('capabilities', () => {
   });
   it('gives the defaults without changes', () => {
     expect(capabilities()).toEqual(DEFAULT_CAPABILITIES);
+  });
+  it('reads the bounding set by bit number (this host lacks CAP_SYS_RESOURCE, bit 24)', () => {
+    const bound = parseCapabilityBound('Name:\tnode\nCapBnd:\t000001fffeffffff\nCapAmb:\t0000000000000000\n');
+    expect(bound).toHaveLength(ALL_CAPABILITIES.length - 1);
+    expect(bound).not.toContain('CAP_SYS_RESOURCE');
+    expect(parseCapabilityBound('CapBnd:\t0000000000001001\n')).toEqual(['CAP_CHOWN', 'CAP_NET_ADMIN']);
+    expect(parseCapabilityBound('no such line')).toBeUndefined();
+  });
+  it('gives privileged and ADD ALL only what the host allows', () => {
+    const bound = ALL_CAPABILITIES.filter((c) => c !== 'CAP_SYS_RESOURCE');
+    expect(capabilities([], [], true, bound)).toEqual(bound);
+    expect(capabilities(['ALL'], ['KILL'], false, bound)).toEqual(bound.filter((c) => c !== 'CAP_KILL'));
+    expect(capabilities([], [], true)).toEqual(ALL_CAPABILITIES);
   });
 });
 
@@ -147,6 +162,11 @@ describe('buildContainerSpec', () => {
     expect(spec.linux.resources.cpu).toEqual({ shares: 512, quota: 50000, period: 100000, cpus: '0' });
     expect(spec.linux.resources.memory).toEqual({ limit: 1 << 26 });
     expect(spec.process.oomScoreAdj).toBe(0);
+  });
+
+  it('refuses a group without a user, as containerd does', () => {
+    expect(() => buildContainerSpec(input({}, { linux: { securityContext: { runAsGroup: { value: 10 } } } }))).toThrow(/without user/);
+    expect(buildContainerSpec(input({}, { linux: { securityContext: { runAsUsername: 'app', runAsGroup: { value: 10 } } } })).process.user.gid).toBe(10);
   });
 
   it('honours the security context', () => {

@@ -117,7 +117,7 @@ export class ContainerService {
         host: ctx.host,
         cgroupsPath: record.cgroupsPath,
         devices: await resolveDevices(config.devices ?? []),
-        localhostSeccomp: await loadLocalhostProfile(config.linux?.securityContext?.seccomp),
+        localhostSeccomp: await loadLocalhostProfile(config.linux?.securityContext?.seccomp, config.linux?.securityContext?.seccompProfilePath),
         targetPid: await this.targetPid(config),
         warn: ctx.warn,
       });
@@ -446,6 +446,14 @@ export class ContainerService {
     const record = await this.get(req.containerId);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
     await this.ctx.oci.reopenLog(record.bundle);
+    // conmon reopens asynchronously; kubelet's log rotation (and critest) expect the new file
+    // to exist once the call returns.
+    if (record.logPath) {
+      const exists = () => stat(record.logPath).then(() => true, () => false);
+      const deadline = Date.now() + 5_000;
+      while (!(await exists()) && Date.now() < deadline) await sleep(20);
+      if (!(await exists())) throw new IsulatsError('internal', `container ${record.id}: log ${record.logPath} was not reopened`);
+    }
     return {};
   }
 
@@ -645,10 +653,13 @@ async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]
   return out;
 }
 
-async function loadLocalhostProfile(profile: cri.SecurityProfileIn | null | undefined): Promise<unknown> {
+async function loadLocalhostProfile(profile: cri.SecurityProfileIn | null | undefined, legacyPath?: string): Promise<unknown> {
   const isLocal = profile && (profile.profileType === 'Localhost' || profile.profileType === 2);
-  if (!isLocal) return undefined;
-  const ref = profile.localhostRef ?? '';
+  // The deprecated seccomp_profile_path says `localhost/<absolute path>` (critest and older
+  // kubelets send it); it counts only when the typed field is absent, as in seccompFor.
+  const legacyRef = !profile && legacyPath?.startsWith('localhost/') ? legacyPath.slice('localhost/'.length) : undefined;
+  if (!isLocal && legacyRef === undefined) return undefined;
+  const ref = legacyRef ?? profile?.localhostRef ?? '';
   if (!isAbsolute(ref)) throw invalidArgument(`seccomp localhost_ref must be an absolute path, got "${ref}"`);
   try {
     return JSON.parse(await readFile(ref, 'utf8'));

@@ -40,6 +40,24 @@ export interface HostFeatures {
   oomScoreFloor: number;
   apparmor: boolean;
   selinux: boolean;
+  /**
+   * The capabilities the host's bounding set allows (unset: all). A privileged container asks
+   * for "all", and runc fails with EPERM on any the host lacks (CAP_SYS_RESOURCE here).
+   */
+  capabilityBound?: string[];
+}
+
+/** Names of the capabilities in this process's bounding set (ALL_CAPABILITIES is in kernel order). */
+export function parseCapabilityBound(procStatus: string): string[] | undefined {
+  const hex = /^CapBnd:\s*([0-9a-f]+)$/m.exec(procStatus)?.[1];
+  if (!hex) return undefined;
+  const mask = BigInt(`0x${hex}`);
+  return ALL_CAPABILITIES.filter((_, bit) => (mask >> BigInt(bit)) & 1n);
+}
+
+/** "All capabilities", as far as the host allows them. */
+function allCapabilities(bound: string[] | undefined): string[] {
+  return bound ? ALL_CAPABILITIES.filter((c) => bound.includes(c)) : [...ALL_CAPABILITIES];
 }
 
 export interface SandboxContext {
@@ -121,10 +139,10 @@ export function normaliseCapability(name: string): string {
   return upper.startsWith('CAP_') ? upper : `CAP_${upper}`;
 }
 
-export function capabilities(add: string[] = [], drop: string[] = [], privileged = false): string[] {
-  if (privileged) return [...ALL_CAPABILITIES];
+export function capabilities(add: string[] = [], drop: string[] = [], privileged = false, bound?: string[]): string[] {
+  if (privileged) return allCapabilities(bound);
   let caps = new Set(DEFAULT_CAPABILITIES);
-  if (add.some((c) => c.toUpperCase() === 'ALL')) caps = new Set(ALL_CAPABILITIES);
+  if (add.some((c) => c.toUpperCase() === 'ALL')) caps = new Set(allCapabilities(bound));
   else for (const c of add) caps.add(normaliseCapability(c));
   if (drop.some((c) => c.toUpperCase() === 'ALL')) caps = new Set(add.filter((c) => c.toUpperCase() !== 'ALL').map(normaliseCapability));
   else for (const c of drop) caps.delete(normaliseCapability(c));
@@ -248,6 +266,8 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
   if (sc?.runAsUsername) userSpec = sc.runAsUsername;
   else if (sc?.runAsUser) userSpec = String(toInt(sc.runAsUser.value));
   if (sc?.runAsGroup && sc.runAsGroup.value !== undefined) {
+    // As containerd and kubelet: a group alone would silently run as the image's user.
+    if (!sc.runAsUser && !sc.runAsUsername) throw invalidArgument(`user group "${toInt(sc.runAsGroup.value)}" is specified without user`);
     userSpec = `${userSpec.split(':')[0] ?? ''}:${toInt(sc.runAsGroup.value)}`;
   }
   const user = resolveUser(userSpec, image.passwd, image.group);
@@ -257,7 +277,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
   if (user.home) extraEnv.push(`HOME=${user.home}`);
   else extraEnv.push('HOME=/');
 
-  const caps = capabilities(sc?.capabilities?.addCapabilities, sc?.capabilities?.dropCapabilities, privileged);
+  const caps = capabilities(sc?.capabilities?.addCapabilities, sc?.capabilities?.dropCapabilities, privileged, host.capabilityBound);
   const ambient = (sc?.capabilities?.addAmbientCapabilities ?? []).map(normaliseCapability);
   const devices = deviceEntries(input.devices ?? []);
 
@@ -354,7 +374,7 @@ export function buildSandboxSpec(input: SandboxSpecInput): OciSpec {
   if (modes.pid !== 'NODE') namespaces.push({ type: 'pid' });
   const uid = sc?.runAsUser ? toInt(sc.runAsUser.value) : 0;
   const gid = sc?.runAsGroup ? toInt(sc.runAsGroup.value) : 0;
-  const caps = privileged ? [...ALL_CAPABILITIES] : [];
+  const caps = privileged ? allCapabilities(input.host.capabilityBound) : [];
   const seccomp = seccompFor(sc?.seccomp, sc?.seccompProfilePath, privileged, input.localhostSeccomp);
   const linux: OciSpec = {
     namespaces,
