@@ -16,6 +16,7 @@ interface NativeBinding {
   llistxattr(path: string): string[];
   mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void;
   umount2(target: string, flags: number): void;
+  execve(path: string, argv: string[], env: string[]): never;
 }
 
 /** mount(2) flags used by the engine (values from <sys/mount.h>). */
@@ -85,4 +86,9 @@ export function mount(source: string | null, target: string, fstype: string | nu
 
 export function umount2(target: string, flags = 0): void {
   load().umount2(target, flags);
+}
+
+/** execve(2): replaces this process's image, keeping its PID; returns only by throwing. */
+export function execve(path: string, argv: string[], env: string[]): never {
+  return load().execve(path, argv, env);
 }
