@@ -3,6 +3,7 @@
 // throws an Error carrying `code` (e.g. "EPERM") and `errno`, like Node's fs.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <node_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,11 @@ static napi_value js_execve(napi_env env, napi_callback_info info) {
   char **envp = get_string_array(env, argv[2]);
   int err = EINVAL;
   if (path && args && envp) {
+    // Node.js marks stdin, stdout and stderr close-on-exec: the new image keeps them.
+    for (int fd = 0; fd <= 2; fd++) {
+      int flags = fcntl(fd, F_GETFD);
+      if (flags >= 0 && (flags & FD_CLOEXEC)) fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+    }
     execve(path, args, envp);
     err = errno;
   }

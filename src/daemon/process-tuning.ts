@@ -9,7 +9,10 @@
 //   optimizing compiler (its code in the node binary is then never paged in,
 //   ~6 MB, and no optimized code is kept). The daemon's JavaScript is a small
 //   share of its CPU time (most goes to spawning runc, conmon and CNI plugins):
-//   with 50 pods its CPU time stayed within the run-to-run noise;
+//   with 50 pods its CPU time stayed within the run-to-run noise. Lite mode has
+//   no WebAssembly (nothing the daemon runs needs it; protobufjs's long falls
+//   back to JavaScript): --no-expose-wasm says so, which also keeps V8 from
+//   printing a warning about the conflict;
 // - --v8-pool-size=1: one V8 worker thread is enough on a node's spare cores;
 // - MALLOC_ARENA_MAX=2: glibc gives threads that malloc (libuv's pool, V8's
 //   workers) arenas of their own, ~20 MB of RSS mostly left idle.
@@ -18,7 +21,7 @@
 // turns the re-exec off (the re-executed daemon has it set, so it runs once).
 
 /** Node.js flags the daemon runs with. */
-export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--optimize-for-size', '--lite-mode', '--v8-pool-size=1'];
+export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1'];
 /** Environment the daemon runs with. */
 export const DAEMON_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 export const REEXEC_VARIABLE = 'ISULATS_DAEMON_REEXEC';
