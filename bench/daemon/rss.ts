@@ -10,16 +10,15 @@
 //   against Node's defaults); default: one daemon as shipped. BENCH_SMAPS=1 adds RSS by mapping;
 //   BENCH_NO_CONTAINERD=1 leaves containerd out.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { REPO_ROOT } from '../../test/rig/cli.js';
 import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
-import { openCriClient } from '../../test/rig/cri-client.js';
 import { pushRigImages } from '../../test/rig/images.js';
 import { writeContainerConfig, writePodConfig } from '../../test/rig/pod-configs.js';
 import { startRegistry, type Registry } from '../../test/rig/registry.js';
 import { makeTempDir, removeTempDir } from '../../test/rig/temp-dir.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/e2e/helpers/isulats-daemon.js';
+import { runPodsInProcess } from './grpc-pods.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--rss');
 const n = Number(args[0] ?? '50');
@@ -68,8 +67,6 @@ function cli(endpoint: string, argv: string[]): Promise<number> {
 }
 
 async function runPods(target: Target, dir: string, image: string): Promise<{ ms: number; failures: number }> {
-  const t0 = process.hrtime.bigint();
-  let failures = 0;
   if (mode === 'cli') {
     const configs: Array<[string, string]> = [];
     for (let i = 0; i < n; i++) {
@@ -78,30 +75,12 @@ async function runPods(target: Target, dir: string, image: string): Promise<{ ms
     }
     const t1 = process.hrtime.bigint();
     const codes = await Promise.all(configs.map(([ctr, pod]) => cli(target.endpoint, ['run', '--no-pull', ctr, pod])));
-    failures = codes.filter((c) => c !== 0).length;
-    return { ms: Number(process.hrtime.bigint() - t1) / 1e6, failures };
+    return { ms: Number(process.hrtime.bigint() - t1) / 1e6, failures: codes.filter((c) => c !== 0).length };
   }
-  const cri = openCriClient(target.endpoint);
-  try {
-    const outcomes = await Promise.all(Array.from({ length: n }, async (_, i) => {
-      const name = `g${n}-${target.name}-${i}`;
-      const sandboxConfig = {
-        metadata: { name, uid: randomUUID(), namespace: 'default', attempt: 0 },
-        linux: { securityContext: { namespaceOptions: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } } },
-      };
-      const pod = await cri.runtime('RunPodSandbox', { config: sandboxConfig }, 300_000);
-      const ctr = await cri.runtime('CreateContainer', {
-        podSandboxId: pod.podSandboxId,
-        config: { metadata: { name, attempt: 0 }, image: { image }, command: ['sleep', '3600'], linux: {} },
-        sandboxConfig,
-      }, 300_000);
-      await cri.runtime('StartContainer', { containerId: ctr.containerId }, 300_000);
-    }).map((p) => p.then(() => 0, (e: Error) => { console.error(`  ${target.name}: ${e.message}`); return 1; })));
-    failures = outcomes.reduce<number>((a, b) => a + b, 0);
-  } finally {
-    cri.close();
-  }
-  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, failures };
+  const t0 = process.hrtime.bigint();
+  const errors = await runPodsInProcess(target.endpoint, image, Array.from({ length: n }, (_, i) => `g${n}-${target.name}-${i}`));
+  for (const e of errors.slice(0, 3)) console.error(`  ${target.name}: ${e}`);
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, failures: errors.length };
 }
 
 async function main(): Promise<void> {
