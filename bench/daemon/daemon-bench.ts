@@ -13,9 +13,9 @@ import { listProcesses, type ProcessInfo } from '../../test/rig/host-cleanup.js'
 import { pushRigImages } from '../../test/rig/images.js';
 import { writeContainerConfig, writePodConfig } from '../../test/rig/pod-configs.js';
 import { startRegistry, type Registry } from '../../test/rig/registry.js';
-import { makeTempDir, removeTempDir } from '../../test/rig/temp-dir.js';
+import { makeTempDir } from '../../test/rig/temp-dir.js';
 import { startIsulatsDaemon, ourMonitors, type IsulatsDaemon } from '../../test/e2e/helpers/isulats-daemon.js';
-import { runPodsInProcess } from './grpc-pods.js';
+import { runPodsInProcess, teardown } from './common.js';
 
 const iterations = Number(process.argv[2] ?? '5');
 const batches = (process.argv[3] ?? '1,10,50').split(',').map(Number);
@@ -236,10 +236,7 @@ async function main(): Promise<void> {
     for (const t of [daemon ? daemon.endpoint : undefined, containerd?.endpoint]) {
       if (t) await cli({ name: 'isulats', endpoint: t, pid: 0, dir: '' }, ['rmp', '-a', '-f']).catch(() => undefined);
     }
-    await daemon?.cleanup().catch((e: Error) => console.error(`daemon cleanup: ${e.message}`));
-    await containerd?.stop().catch((e: Error) => console.error(`containerd cleanup: ${e.message}`));
-    await registry?.stop().catch((e: Error) => console.error(`registry cleanup: ${e.message}`));
-    await removeTempDir(dir);
+    await teardown({ daemons: [daemon], containerd, registry, dir });
   }
 }
 

@@ -16,9 +16,9 @@ import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
 import { pushRigImages } from '../../test/rig/images.js';
 import { writeContainerConfig, writePodConfig } from '../../test/rig/pod-configs.js';
 import { startRegistry, type Registry } from '../../test/rig/registry.js';
-import { makeTempDir, removeTempDir } from '../../test/rig/temp-dir.js';
+import { makeTempDir } from '../../test/rig/temp-dir.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/e2e/helpers/isulats-daemon.js';
-import { runPodsInProcess } from './grpc-pods.js';
+import { runPodsInProcess, teardown } from './common.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--rss');
 const n = Number(args[0] ?? '50');
@@ -131,10 +131,7 @@ async function main(): Promise<void> {
       await cli(t.endpoint, ['rmp', '-a', '-f']);
     }
   } finally {
-    for (const d of daemons) await d.cleanup().catch((e: Error) => console.error(`daemon cleanup: ${e.message}`));
-    await containerd?.stop().catch((e: Error) => console.error(`containerd cleanup: ${e.message}`));
-    await registry?.stop().catch((e: Error) => console.error(`registry cleanup: ${e.message}`));
-    await removeTempDir(dir);
+    await teardown({ daemons, containerd, registry, dir });
   }
 }
 
