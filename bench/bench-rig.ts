@@ -6,7 +6,7 @@ import { removeTempDir } from '../test/rig/temp-dir.js';
 import type { IsulatsDaemon } from '../test/rig/isulats-daemon.js';
 
 export interface BenchRig {
-  daemon?: IsulatsDaemon;
+  daemons?: Array<IsulatsDaemon | undefined>;
   containerd?: Containerd;
   registry?: Registry;
   /** The bench's own temp dir (makeTempDir). */
@@ -14,7 +14,7 @@ export interface BenchRig {
 }
 
 export async function teardownBenchRig(rig: BenchRig): Promise<void> {
-  await rig.daemon?.cleanup().catch((e: Error) => console.error(`daemon cleanup: ${e.message}`));
+  for (const d of rig.daemons ?? []) await d?.cleanup().catch((e: Error) => console.error(`daemon cleanup: ${e.message}`));
   await rig.containerd?.stop().catch((e: Error) => console.error(`containerd cleanup: ${e.message}`));
   await rig.registry?.stop().catch((e: Error) => console.error(`registry cleanup: ${e.message}`));
   await removeTempDir(rig.dir);

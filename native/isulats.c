@@ -1,8 +1,9 @@
 // isulats native addon: the few syscalls Node.js 20 lacks (flock, mknod,
-// l*xattr, mount, umount2, and SO_PEERCRED on a unix socket). Each binding is a thin, synchronous wrapper that
+// l*xattr, mount, umount2, execve, and SO_PEERCRED on a unix socket). Each binding is a thin, synchronous wrapper that
 // throws an Error carrying `code` (e.g. "EPERM") and `errno`, like Node's fs.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <node_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
+#include <unistd.h>
 
 #define MAX_ARGS 6
 #define CHECK(call)                                                   \
@@ -314,6 +316,56 @@ static napi_value js_peercred(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// Frees a NULL-terminated array of strings made by get_string_array.
+static void free_string_array(char **list) {
+  if (!list) return;
+  for (char **p = list; *p; p++) free(*p);
+  free(list);
+}
+
+// Copies a JS array of strings into a NULL-terminated array of malloc'd C strings; NULL on error.
+static char **get_string_array(napi_env env, napi_value value) {
+  uint32_t len;
+  if (napi_get_array_length(env, value, &len) != napi_ok) return NULL;
+  char **list = calloc(len + 1, sizeof *list);
+  if (!list) return NULL;
+  for (uint32_t i = 0; i < len; i++) {
+    napi_value item;
+    int ok;
+    if (napi_get_element(env, value, i, &item) != napi_ok || !(list[i] = get_string(env, item, &ok))) {
+      free_string_array(list);
+      return NULL;
+    }
+  }
+  return list;
+}
+
+// execve(path, argv, envp): replaces the process image (same PID). Returns only on failure, by throwing.
+// The daemon uses it once at start-up to run itself again under its Node.js and glibc settings.
+static napi_value js_execve(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  if (!get_args(env, info, 3, argv)) return throw_errno(env, "execve", NULL, EINVAL);
+  int ok;
+  char *path = get_string(env, argv[0], &ok);
+  char **args = get_string_array(env, argv[1]);
+  char **envp = get_string_array(env, argv[2]);
+  int err = EINVAL;
+  if (path && args && envp) {
+    // Node.js marks stdin, stdout and stderr close-on-exec: the new image keeps them.
+    for (int fd = 0; fd <= 2; fd++) {
+      int flags = fcntl(fd, F_GETFD);
+      if (flags >= 0 && (flags & FD_CLOEXEC)) fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+    }
+    execve(path, args, envp);
+    err = errno;
+  }
+  napi_value result = throw_errno(env, "execve", path, err);
+  free(path);
+  free_string_array(args);
+  free_string_array(envp);
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"flock", NULL, js_flock, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -325,6 +377,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"mount", NULL, js_mount, NULL, NULL, NULL, napi_enumerable, NULL},
       {"umount2", NULL, js_umount2, NULL, NULL, NULL, napi_enumerable, NULL},
       {"peercred", NULL, js_peercred, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"execve", NULL, js_execve, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -6,11 +6,9 @@
 // same N pods through one in-process gRPC client, without a CLI process per pod.
 // Usage: node bench/daemon/run.mjs [ITERATIONS] [N,N,...]   (default 5 and 1,10,50)
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { REPO_ROOT } from '../../test/rig/cli.js';
 import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
-import { openCriClient } from '../../test/rig/cri-client.js';
 import { listProcesses, type ProcessInfo } from '../../test/rig/host-cleanup.js';
 import { pushRigImages } from '../../test/rig/images.js';
 import { writeContainerConfig, writePodConfig } from '../../test/rig/pod-configs.js';
@@ -18,6 +16,7 @@ import { startRegistry, type Registry } from '../../test/rig/registry.js';
 import { makeTempDir } from '../../test/rig/temp-dir.js';
 import { teardownBenchRig, runBench } from '../bench-rig.js';
 import { startIsulatsDaemon, ourMonitors, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
+import { runPodsInProcess } from './common.js';
 
 const iterations = Number(process.argv[2] ?? '5');
 const batches = (process.argv[3] ?? '1,10,50').split(',').map(Number);
@@ -159,28 +158,12 @@ async function batch(target: Target, dir: string, image: string, n: number): Pro
  * the figure is the daemon's own and not 2N Node.js start-ups on this machine's cores.
  */
 async function grpcBatch(target: Target, image: string, n: number): Promise<{ ms: number; failures: number; firstError?: string }> {
-  const cri = openCriClient(target.endpoint);
   try {
     const t0 = process.hrtime.bigint();
-    const outcomes = await Promise.all(Array.from({ length: n }, async (_, i) => {
-      const name = `g${n}-${target.name}-${i}`;
-      const sandboxConfig = {
-        metadata: { name, uid: randomUUID(), namespace: 'default', attempt: 0 },
-        linux: { securityContext: { namespaceOptions: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } } },
-      };
-      const pod = await cri.runtime('RunPodSandbox', { config: sandboxConfig }, 300_000);
-      const ctr = await cri.runtime('CreateContainer', {
-        podSandboxId: pod.podSandboxId,
-        config: { metadata: { name, attempt: 0 }, image: { image }, command: ['sleep', '3600'], linux: {} },
-        sandboxConfig,
-      }, 300_000);
-      await cri.runtime('StartContainer', { containerId: ctr.containerId }, 300_000);
-    }).map((p) => p.then(() => undefined, (e: Error) => e.message)));
+    const errors = await runPodsInProcess(target.endpoint, image, Array.from({ length: n }, (_, i) => `g${n}-${target.name}-${i}`));
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    const errors = outcomes.filter((o): o is string => o !== undefined);
     return { ms, failures: errors.length, firstError: errors[0] };
   } finally {
-    cri.close();
     await cli(target, ['rmp', '-a', '-f']);
   }
 }
@@ -254,7 +237,7 @@ async function main(): Promise<void> {
     for (const t of [daemon ? daemon.endpoint : undefined, containerd?.endpoint]) {
       if (t) await cli({ name: 'isulats', endpoint: t, pid: 0, dir: '' }, ['rmp', '-a', '-f']).catch(() => undefined);
     }
-    await teardownBenchRig({ daemon, containerd, registry, dir });
+    await teardownBenchRig({ daemons: [daemon], containerd, registry, dir });
   }
 }
 

@@ -145,7 +145,7 @@ async function main(): Promise<void> {
       for (const p of t.plugins) if (p.pid !== undefined && p.exitCode === null) await stopPid(p.pid, 5_000).catch(() => undefined);
       t.cri.close();
     }
-    await teardownBenchRig({ daemon, containerd, registry, dir });
+    await teardownBenchRig({ daemons: [daemon], containerd, registry, dir });
   }
 }
 

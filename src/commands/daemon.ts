@@ -60,6 +60,9 @@ export default defineCommand({
       ctx.print(`configuration is valid (${explicit ? configPath : `${configPath}, defaults where absent`})\n`);
       return 0;
     }
+    // Once, before anything is opened: the same process again under the daemon's V8 and glibc settings.
+    const { reexecForDaemon } = await import('../daemon/process-tuning.js');
+    await reexecForDaemon((msg) => process.stderr.write(`isulats daemon: ${msg}\n`));
 
     const endpoint: string | undefined = ctx.flags['backend-endpoint'];
     const backendFactory = async (cfg: DaemonConfig): Promise<CriBackend> => {

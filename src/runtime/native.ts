@@ -17,6 +17,7 @@ interface NativeBinding {
   mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void;
   umount2(target: string, flags: number): void;
   peercred(fd: number): PeerCredentials;
+  execve(path: string, argv: string[], env: string[]): never;
 }
 
 /** Who is at the other end of a unix socket (SO_PEERCRED). */
@@ -107,4 +108,9 @@ export function peerCredentials(sock: { _handle?: { fd?: number } } | object): P
   } catch {
     return undefined;
   }
+}
+
+/** execve(2): replaces this process's image, keeping its PID; returns only by throwing. */
+export function execve(path: string, argv: string[], env: string[]): never {
+  return load().execve(path, argv, env);
 }

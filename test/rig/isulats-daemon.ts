@@ -36,6 +36,10 @@ export interface IsulatsDaemonOptions {
   logLevel?: string;
   /** Extra daemon.json keys. */
   extraConfig?: Record<string, unknown>;
+  /** Node.js options placed before the script (benchmarks comparing V8 settings). */
+  nodeArgs?: string[];
+  /** Extra environment of the daemon process. */
+  env?: Record<string, string>;
 }
 
 export interface IsulatsDaemon {
@@ -98,10 +102,10 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
       ? [await sourceBundle(), '--config-file', paths.configPath]
       : [join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath];
     const logFd = openSync(paths.logPath, 'a');
-    const child = spawn(process.execPath, argv, {
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...argv], {
       cwd: REPO_ROOT,
       stdio: ['ignore', logFd, logFd],
-      env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node') },
+      env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env },
     });
     closeSync(logFd);
     child.unref();

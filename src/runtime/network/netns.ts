@@ -1,8 +1,10 @@
 // Network namespaces bind-mounted at a path under the state dir. Node cannot
 // unshare or mount namespaces itself, so creation uses util-linux's
 // `unshare --net=<file>` (it creates the namespace and bind-mounts it on the
-// file, like `ip netns add`), and `nsenter` to bring loopback up. Release is
-// umount (native addon, MNT_DETACH) plus unlink, and is idempotent.
+// file, like `ip netns add`) and runs `ip link set lo up` inside it: one process,
+// where unshare + nsenter were two (each spawn holds up the daemon's event loop
+// until the child has exec'd). Release is umount (native addon, MNT_DETACH)
+// plus unlink, and is idempotent.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { MNT, umount2 } from '../native.js';
@@ -14,8 +16,7 @@ export async function createNetns(runner: ProcessRunner, path: string): Promise<
   await mkdir(dirname(path), { recursive: true, mode: 0o711 });
   await writeFile(path, '', { flag: 'wx', mode: 0o444 });
   try {
-    await runner.check({ cmd: 'unshare', args: [`--net=${path}`, 'true'], timeoutMs: 30_000 });
-    await runner.check({ cmd: 'nsenter', args: [`--net=${path}`, 'ip', 'link', 'set', 'lo', 'up'], timeoutMs: 30_000 });
+    await runner.check({ cmd: 'unshare', args: [`--net=${path}`, 'ip', 'link', 'set', 'lo', 'up'], timeoutMs: 30_000 });
   } catch (error) {
     await removeNetns(path).catch(() => undefined);
     throw internal(`creating network namespace ${path} failed: ${(error as Error).message}`, error);

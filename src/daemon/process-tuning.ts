@@ -1,0 +1,66 @@
+// The daemon's process settings. Node.js takes V8's heap sizes only on its
+// command line (v8.setFlagsFromString is too late: the heap is configured) and
+// glibc reads MALLOC_ARENA_MAX only when the process starts, so `isulats daemon`
+// runs itself again once, before it opens anything: execve(2) keeps the PID
+// (systemd's MainPID, the pid file) and the argv, adding
+// - --max-semi-space-size=1: under a burst of requests V8 grows the young
+//   generation to 2 x 16 MiB and keeps it committed (~25 MB of RSS with 50 pods);
+// - --optimize-for-size and --lite-mode: smaller heap growth steps, no
+//   optimizing compiler (its code in the node binary is then never paged in,
+//   ~6 MB, and no optimized code is kept). The daemon's JavaScript is a small
+//   share of its CPU time (most goes to spawning runc, conmon and CNI plugins):
+//   with 50 pods its CPU time stayed within the run-to-run noise. Lite mode has
+//   no WebAssembly (nothing the daemon runs needs it; protobufjs's long falls
+//   back to JavaScript): --no-expose-wasm says so, which also keeps V8 from
+//   printing a warning about the conflict;
+// - --v8-pool-size=1: one V8 worker thread is enough on a node's spare cores;
+// - MALLOC_ARENA_MAX=2: glibc gives threads that malloc (libuv's pool, V8's
+//   workers) arenas of their own, ~20 MB of RSS mostly left idle.
+// What the user set wins (a node flag of the same name on the command line or in
+// NODE_OPTIONS, the variable in the environment); ISULATS_DAEMON_REEXEC=0
+// turns the re-exec off (the re-executed daemon has it set, so it runs once).
+
+/** Node.js flags the daemon runs with. */
+export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1'];
+/** Environment the daemon runs with. */
+export const DAEMON_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+export const REEXEC_VARIABLE = 'ISULATS_DAEMON_REEXEC';
+
+export interface ExecPlan {
+  path: string;
+  argv: string[];
+  env: string[];
+}
+
+const flagName = (arg: string): string => arg.split('=')[0]!.replace(/_/g, '-');
+
+/** What to execve, or undefined when this process already runs as it should. */
+export function daemonExecPlan(p: { execPath: string; execArgv: string[]; argv: string[]; env: NodeJS.ProcessEnv }): ExecPlan | undefined {
+  if (p.env[REEXEC_VARIABLE] === '0') return undefined;
+  const given = new Set([...p.execArgv, ...(p.env.NODE_OPTIONS ?? '').split(/\s+/)].filter((a) => a.startsWith('--')).map(flagName));
+  const flags = DAEMON_NODE_FLAGS.filter((f) => !given.has(flagName(f)));
+  const env = Object.entries(DAEMON_ENV).filter(([k]) => p.env[k] === undefined);
+  if (flags.length === 0 && env.length === 0) return undefined;
+  const next: NodeJS.ProcessEnv = { ...p.env, ...Object.fromEntries(env), [REEXEC_VARIABLE]: '0' };
+  return {
+    path: p.execPath,
+    argv: [p.argv[0] ?? p.execPath, ...p.execArgv, ...flags, ...p.argv.slice(1)],
+    env: Object.entries(next).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`),
+  };
+}
+
+/**
+ * Re-executes this process under the daemon's settings; returns only when that
+ * is not needed or not possible (no native addon: the daemon then runs with
+ * Node's defaults, which work, with more memory), saying why through `warn`.
+ */
+export async function reexecForDaemon(warn: (msg: string) => void): Promise<void> {
+  const plan = daemonExecPlan({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv, env: process.env });
+  if (!plan) return;
+  try {
+    const { execve } = await import('../runtime/native.js');
+    execve(plan.path, plan.argv, plan.env);
+  } catch (err) {
+    warn(`running with Node.js defaults (re-exec with ${DAEMON_NODE_FLAGS.join(' ')} failed: ${(err as Error).message})`);
+  }
+}

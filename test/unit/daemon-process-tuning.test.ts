@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { DAEMON_NODE_FLAGS, daemonExecPlan, REEXEC_VARIABLE } from '../../src/daemon/process-tuning.js';
+
+const base = { execPath: '/usr/bin/node', execArgv: [] as string[], argv: ['/usr/bin/node', '/usr/local/bin/isulats', 'daemon', '--config-file', '/etc/isulats/daemon.json'], env: { PATH: '/usr/bin' } as NodeJS.ProcessEnv };
+
+describe('daemon re-exec plan', () => {
+  it('adds the V8 flag before the script and the glibc variable, keeping argv and environment', () => {
+    const plan = daemonExecPlan(base)!;
+    expect(plan.path).toBe('/usr/bin/node');
+    expect(DAEMON_NODE_FLAGS).toContain('--max-semi-space-size=1');
+    expect(plan.argv).toEqual(['/usr/bin/node', ...DAEMON_NODE_FLAGS, '/usr/local/bin/isulats', 'daemon', '--config-file', '/etc/isulats/daemon.json']);
+    expect(plan.env).toEqual(['PATH=/usr/bin', 'MALLOC_ARENA_MAX=2', `${REEXEC_VARIABLE}=0`]);
+  });
+
+  it('runs once: the re-executed process (or a user) sets the variable to 0', () => {
+    expect(daemonExecPlan({ ...base, env: { [REEXEC_VARIABLE]: '0' } })).toBeUndefined();
+  });
+
+  it('leaves what the user set alone', () => {
+    const own = daemonExecPlan({ ...base, execArgv: ['--max_semi_space_size=8', ...DAEMON_NODE_FLAGS.slice(1)], env: { MALLOC_ARENA_MAX: '4' } });
+    expect(own).toBeUndefined();
+    const viaOptions = daemonExecPlan({ ...base, env: { NODE_OPTIONS: '--max-semi-space-size=4' } })!;
+    expect(viaOptions.argv).toEqual([base.argv[0], ...DAEMON_NODE_FLAGS.slice(1), ...base.argv.slice(1)]);
+    expect(viaOptions.env).toContain('MALLOC_ARENA_MAX=2');
+    const keepsFlags = daemonExecPlan({ ...base, execArgv: ['--inspect'] })!;
+    expect(keepsFlags.argv.slice(0, 3)).toEqual(['/usr/bin/node', '--inspect', DAEMON_NODE_FLAGS[0]]);
+  });
+});
