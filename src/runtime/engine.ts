@@ -25,6 +25,7 @@ import { readJson, writeJsonAtomic } from './store/atomic-file.js';
 import type { SandboxRecord } from './sandbox/sandbox-record.js';
 import type { ContainerRecord } from './container/container-record.js';
 import { EventLog } from './container/event-log.js';
+import { containerStatusOf } from './container/container-status.js';
 import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
@@ -327,10 +328,16 @@ export class Engine implements RuntimeApi, ImageApi {
 
   async *getContainerEvents(_req: cri.GetEventsRequestIn, signal: AbortSignal): AsyncIterable<cri.ContainerEventResponse> {
     for await (const event of this.ctx.events.tail(signal)) {
+      // As containerd sends them (kubelet's evented PLEG takes them as the pod's whole set): the
+      // status of every container of the pod, this one as the event left it (from the event line,
+      // or read now for lines written without it), the others as they are now.
       const statuses: cri.ContainerStatus[] = [];
       if (event.type !== 'CONTAINER_DELETED_EVENT') {
-        const s = await this.container.status({ containerId: event.containerId }).catch(() => undefined);
-        if (s?.status) statuses.push(s.status);
+        const own = event.status ?? (await this.container.status({ containerId: event.containerId }).catch(() => undefined))?.status;
+        if (own) statuses.push(own);
+      }
+      for (const r of await this.ctx.containers.list()) {
+        if (r.sandboxId === event.podSandboxId && r.id !== event.containerId && !r.creating) statuses.push(containerStatusOf(r));
       }
       const pod = await this.sandbox.status({ podSandboxId: event.podSandboxId }).catch(() => undefined);
       yield {

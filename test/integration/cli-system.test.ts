@@ -217,8 +217,11 @@ describe('events', () => {
         }
         expect(created).not.toBe('');
         // Each event is one JSON document, as crictl prints them.
-        const docs = out.trim().split(/\n(?=\{)/).map((d) => JSON.parse(d) as { containerId: string; containerEventType: string });
+        const docs = out.trim().split(/\n(?=\{)/).map((d) => JSON.parse(d) as { containerId: string; containerEventType: string; containersStatuses: Array<{ id: string }> });
         const mine = docs.filter((d) => d.containerId === created).map((d) => d.containerEventType);
+        // Every container of the pod, as containerd sends them: the spinner rides along with ours.
+        const createdEvent = docs.find((d) => d.containerId === created && d.containerEventType === 'CONTAINER_CREATED_EVENT')!;
+        expect(createdEvent.containersStatuses.map((c) => c.id).sort()).toEqual([created, ctrId].sort());
         // Our created containers already have a (blocked) init process, so removing one records its
         // exit first (containerd, which starts the task only at StartContainer, skips STOPPED).
         expect(mine).toEqual(['CONTAINER_CREATED_EVENT', 'CONTAINER_STOPPED_EVENT', 'CONTAINER_DELETED_EVENT']);

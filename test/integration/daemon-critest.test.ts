@@ -1267,8 +1267,14 @@ describe('[k8s.io] Container events', () => {
         expect(e.podSandboxStatus?.id).toBe(podId);
         expect(Number(e.createdAt)).toBeGreaterThan(0);
       }
+      // Each event carries the container's status as the event left it, though the container was
+      // removed before the stream could read it back.
       const started = mine.find((e) => e.containerEventType === 'CONTAINER_STARTED_EVENT')!;
-      expect(started.containersStatuses.map((s: CriMessage) => s.id)).toContain(id);
+      expect(started.containersStatuses.find((s: CriMessage) => s.id === id)?.state).toBe('CONTAINER_RUNNING');
+      const stopped = mine.find((e) => e.containerEventType === 'CONTAINER_STOPPED_EVENT')!;
+      expect(stopped.containersStatuses.find((s: CriMessage) => s.id === id)?.state).toBe('CONTAINER_EXITED');
+      const deleted = mine.find((e) => e.containerEventType === 'CONTAINER_DELETED_EVENT')!;
+      expect(deleted.containersStatuses.map((s: CriMessage) => s.id)).not.toContain(id);
     } finally {
       stream.cancel();
       client.close();

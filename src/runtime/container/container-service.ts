@@ -18,6 +18,7 @@ import { exitTransition, type ContainerRecord, type ContainerStateName } from '.
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { checkCriResources, resourcesUpdateFromCri } from './cri-resources.js';
+import { containerStatusOf, imageSpecOut } from './container-status.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -140,9 +141,9 @@ export class ContainerService {
         monitor: true,
       });
       runtimeFailpoint('create-after-conmon');
-      await ctx.containers.update(id, () => ({ ...record, pid, creating: undefined }));
+      const created = await ctx.containers.update(id, () => ({ ...record, pid, creating: undefined }));
       runtimeFailpoint('create-after-record-write');
-      await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs() });
+      await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs(), status: containerStatusOf(created) });
       await ctx.nri?.postCreateContainer(id);
       return { containerId: id };
     } catch (error) {
@@ -173,9 +174,10 @@ export class ContainerService {
         await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message });
         throw error;
       }
-      await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_RUNNING', startedAt: nowNs() });
+      const running: ContainerRecord = { ...record, state: 'CONTAINER_RUNNING', startedAt: nowNs() };
+      await this.ctx.containers.putLocked(running);
       runtimeFailpoint('start-after-record-write');
-      await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs() });
+      await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs(), status: containerStatusOf(running) });
     });
     await this.ctx.nri?.postStartContainer(id);
     return {};
@@ -206,7 +208,7 @@ export class ContainerService {
       return after;
     });
     // Only the process that wrote the transition reports it, so the event is emitted once.
-    if (exited) await this.ctx.events.append({ containerId: next.id, podSandboxId: next.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+    if (exited) await this.ctx.events.append({ containerId: next.id, podSandboxId: next.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(next) });
     return next;
   }
 
@@ -232,8 +234,8 @@ export class ContainerService {
       // Never started: kill the created init (blocked on runc's exec fifo) and record it as exited.
       await this.ctx.oci.kill(id, 'KILL').catch(() => undefined);
       await this.waitExit(id, 5_000);
-      await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
-      await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+      const exited = await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
+      await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
       return;
     }
     if (timeoutSec > 0) {
@@ -327,55 +329,8 @@ export class ContainerService {
     const r = await this.get(req.containerId);
     const info: Record<string, string> = {};
     if (req.verbose) info.info = JSON.stringify({ pid: r.pid, sandboxID: r.sandboxId, bundle: r.bundle, cgroupsPath: r.cgroupsPath, name: r.name });
-    const res = r.config.linux?.resources;
     return {
-      status: {
-        id: r.id,
-        metadata: { name: r.config.metadata?.name ?? '', attempt: toInt(r.config.metadata?.attempt) },
-        state: r.state,
-        createdAt: r.createdAt,
-        startedAt: r.startedAt,
-        finishedAt: r.finishedAt,
-        exitCode: r.exitCode,
-        image: imageSpecOut(r),
-        imageRef: r.imageRef,
-        reason: r.reason,
-        message: r.message,
-        labels: r.config.labels ?? {},
-        annotations: r.config.annotations ?? {},
-        mounts: (r.config.mounts ?? []).map((m) => ({
-          containerPath: m.containerPath ?? '',
-          hostPath: m.hostPath ?? '',
-          readonly: !!m.readonly,
-          selinuxRelabel: !!m.selinuxRelabel,
-          propagation: (typeof m.propagation === 'number' ? (['PROPAGATION_PRIVATE', 'PROPAGATION_HOST_TO_CONTAINER', 'PROPAGATION_BIDIRECTIONAL'] as const)[m.propagation] : m.propagation) ?? 'PROPAGATION_PRIVATE',
-          uidMappings: [],
-          gidMappings: [],
-          recursiveReadOnly: !!m.recursiveReadOnly,
-          image: null,
-          imageSubPath: '',
-          mountOptions: [],
-        })),
-        logPath: r.logPath,
-        resources: {
-          linux: {
-            cpuPeriod: String(toInt(res?.cpuPeriod)),
-            cpuQuota: String(toInt(res?.cpuQuota)),
-            cpuShares: String(toInt(res?.cpuShares)),
-            memoryLimitInBytes: String(toInt(res?.memoryLimitInBytes)),
-            oomScoreAdj: String(toInt(res?.oomScoreAdj)),
-            cpusetCpus: res?.cpusetCpus ?? '',
-            cpusetMems: res?.cpusetMems ?? '',
-            hugepageLimits: [],
-            unified: res?.unified ?? {},
-            memorySwapLimitInBytes: String(toInt(res?.memorySwapLimitInBytes)),
-          },
-          windows: null,
-        },
-        imageId: r.imageId,
-        user: { linux: { uid: String(r.user.uid), gid: String(r.user.gid), supplementalGroups: r.user.supplementalGroups.map(String) } },
-        stopSignal: r.stopSignal ? (`SIGNAL_${r.stopSignal.startsWith('SIG') ? r.stopSignal : `SIG${r.stopSignal}`}` as cri.ContainerStatus['stopSignal']) : 'SIGNAL_RUNTIME_DEFAULT',
-      },
+      status: containerStatusOf(r),
       info,
     };
   }
@@ -611,10 +566,6 @@ export class ContainerService {
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
-}
-
-function imageSpecOut(r: ContainerRecord): cri.ImageSpec {
-  return { image: r.config.image?.image ?? r.imageName, annotations: r.config.image?.annotations ?? {}, userSpecifiedImage: r.config.image?.userSpecifiedImage ?? r.config.image?.image ?? '', runtimeHandler: '', imageRef: r.imageRef };
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {

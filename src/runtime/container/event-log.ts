@@ -3,6 +3,7 @@
 // GetContainerEvents tails the file, so an embedded CLI sees events made by
 // other CLI processes.
 import { appendFile, open, stat } from 'node:fs/promises';
+import type * as cri from '../../api/cri.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export type ContainerEventKind = 'CONTAINER_CREATED_EVENT' | 'CONTAINER_STARTED_EVENT' | 'CONTAINER_STOPPED_EVENT' | 'CONTAINER_DELETED_EVENT';
@@ -12,6 +13,8 @@ export interface ContainerEvent {
   podSandboxId: string;
   type: ContainerEventKind;
   createdAt: string;
+  /** The container's status as the event left it (none for DELETED): a reader may come too late to read it. */
+  status?: cri.ContainerStatus;
 }
 
 export class EventLog {

@@ -7,6 +7,8 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine-context.js';
 import { nowNs } from '../container/cri-values.js';
+import type { ContainerRecord } from '../container/container-record.js';
+import { containerStatusOf } from '../container/container-status.js';
 import { pidAlive } from '../sandbox/sandbox-service.js';
 
 export async function reconcileCreatedContainers(ctx: EngineContext): Promise<void> {
@@ -22,14 +24,16 @@ export async function reconcileCreatedContainers(ctx: EngineContext): Promise<vo
       const state = await ctx.oci.state(r.id).catch(() => undefined);
       if (state?.status === 'created') return;
       if (state) {
-        await ctx.containers.putLocked({ ...current, state: 'CONTAINER_RUNNING', startedAt: nowNs() });
-        await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs() });
+        const running: ContainerRecord = { ...current, state: 'CONTAINER_RUNNING', startedAt: nowNs() };
+        await ctx.containers.putLocked(running);
+        await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs(), status: containerStatusOf(running) });
         return;
       }
       const conmonPid = Number.parseInt(await readFile(join(current.bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
       if (conmonPid > 0 && (await pidAlive(conmonPid))) return;
-      await ctx.containers.putLocked({ ...current, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 255, reason: 'Error', message: 'container lost: runc no longer knows it and its monitor is gone' });
-      await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs() });
+      const lost: ContainerRecord = { ...current, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 255, reason: 'Error', message: 'container lost: runc no longer knows it and its monitor is gone' };
+      await ctx.containers.putLocked(lost);
+      await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(lost) });
     });
   }
 }

@@ -1,0 +1,60 @@
+// A container's CRI status from its record alone (no I/O), so events can carry the status as it
+// was when they happened: by the time a reader sees the event the container may be gone.
+import type * as cri from '../../api/cri.js';
+import type { ContainerRecord } from './container-record.js';
+import { toInt } from './cri-values.js';
+
+export function imageSpecOut(r: ContainerRecord): cri.ImageSpec {
+  return { image: r.config.image?.image ?? r.imageName, annotations: r.config.image?.annotations ?? {}, userSpecifiedImage: r.config.image?.userSpecifiedImage ?? r.config.image?.image ?? '', runtimeHandler: '', imageRef: r.imageRef };
+}
+
+export function containerStatusOf(r: ContainerRecord): cri.ContainerStatus {
+  const res = r.config.linux?.resources;
+  return {
+    id: r.id,
+    metadata: { name: r.config.metadata?.name ?? '', attempt: toInt(r.config.metadata?.attempt) },
+    state: r.state,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    exitCode: r.exitCode,
+    image: imageSpecOut(r),
+    imageRef: r.imageRef,
+    reason: r.reason,
+    message: r.message,
+    labels: r.config.labels ?? {},
+    annotations: r.config.annotations ?? {},
+    mounts: (r.config.mounts ?? []).map((m) => ({
+      containerPath: m.containerPath ?? '',
+      hostPath: m.hostPath ?? '',
+      readonly: !!m.readonly,
+      selinuxRelabel: !!m.selinuxRelabel,
+      propagation: (typeof m.propagation === 'number' ? (['PROPAGATION_PRIVATE', 'PROPAGATION_HOST_TO_CONTAINER', 'PROPAGATION_BIDIRECTIONAL'] as const)[m.propagation] : m.propagation) ?? 'PROPAGATION_PRIVATE',
+      uidMappings: [],
+      gidMappings: [],
+      recursiveReadOnly: !!m.recursiveReadOnly,
+      image: null,
+      imageSubPath: '',
+      mountOptions: [],
+    })),
+    logPath: r.logPath,
+    resources: {
+      linux: {
+        cpuPeriod: String(toInt(res?.cpuPeriod)),
+        cpuQuota: String(toInt(res?.cpuQuota)),
+        cpuShares: String(toInt(res?.cpuShares)),
+        memoryLimitInBytes: String(toInt(res?.memoryLimitInBytes)),
+        oomScoreAdj: String(toInt(res?.oomScoreAdj)),
+        cpusetCpus: res?.cpusetCpus ?? '',
+        cpusetMems: res?.cpusetMems ?? '',
+        hugepageLimits: [],
+        unified: res?.unified ?? {},
+        memorySwapLimitInBytes: String(toInt(res?.memorySwapLimitInBytes)),
+      },
+      windows: null,
+    },
+    imageId: r.imageId,
+    user: { linux: { uid: String(r.user.uid), gid: String(r.user.gid), supplementalGroups: r.user.supplementalGroups.map(String) } },
+    stopSignal: r.stopSignal ? (`SIGNAL_${r.stopSignal.startsWith('SIG') ? r.stopSignal : `SIG${r.stopSignal}`}` as cri.ContainerStatus['stopSignal']) : 'SIGNAL_RUNTIME_DEFAULT',
+  };
+}
