@@ -88,5 +88,5 @@ install_node_modules
 build
 # Our CRI client on the Kubernetes Go libraries (trixie's sources and Go 1.24, unpacked under
 # /var/cache/isulats/go-trixie), for test/integration/daemon-go-client.test.ts.
-bash scripts/build-go-cri-client.sh
+bash scripts/build-go-test-tools.sh
 log "done"

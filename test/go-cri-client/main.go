@@ -1,7 +1,7 @@
 // go-cri-client: a small CRI client of ours on the Kubernetes Go libraries that kubelet and
 // crictl are made of (k8s.io/cri-api runtime/v1 over grpc-go, client-go's remotecommand and
 // portforward), so test/integration/daemon-go-client.test.ts can drive a CRI runtime the way
-// they do. Built by scripts/build-go-cri-client.sh (GOPATH mode on Debian trixie's sources).
+// they do. Built by scripts/build-go-test-tools.sh (GOPATH mode on Debian trixie's sources).
 //
 // Usage: go-cri-client [-endpoint unix:///x.sock] [-authority A] [-dial path|unix] [-timeout 60s] CMD [flags] [-- argv]
 // Output is JSON (one line) or the streamed bytes; exit 0 on success, the remote exit code for

@@ -2,9 +2,9 @@
 // client (test/go-cri-client: k8s.io/cri-api runtime/v1 over grpc-go, client-go's remotecommand
 // SPDY and WebSocket executors, client-go's portforward over SPDY) drives a real `isulats daemon`
 // through a pod's whole life, then containerd 1.6 the same way, to show the client itself is right.
-// Needs the binary from scripts/build-go-cri-client.sh: without it every test fails, saying so.
+// Needs the binary from scripts/build-go-test-tools.sh: without it every test fails, saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goCriClientPath, runGoCriClient, type GoRunOptions } from '../rig/go-cri-client.js';
+import { goToolPath, runGoCriClient, type GoRunOptions } from '../rig/go-tools.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import type { RunResult } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
@@ -19,7 +19,7 @@ const WAIT_SIZE = 'for i in $(seq 50); do s=$(stty size); [ "$s" = "37 101" ] &&
 
 /** A Go client bound to one endpoint; `ok` expects exit 0 and no stderr. */
 function clientFor(endpoint: string, global: string[] = []) {
-  const bin = goCriClientPath();
+  const bin = goToolPath('go-cri-client');
   const go = (args: string[], opts?: GoRunOptions): Promise<RunResult> =>
     runGoCriClient(bin, ['-endpoint', endpoint, ...global, ...args], opts);
   const ok = async (args: string[], opts?: GoRunOptions): Promise<string> => {
@@ -120,7 +120,7 @@ let image: string;
 
 // Before any runtime is touched: without a current build every test fails, naming the script.
 beforeAll(() => {
-  goCriClientPath();
+  goToolPath('go-cri-client');
   image = rigEnv().ISULATS_TEST_BUSYBOX;
 });
 

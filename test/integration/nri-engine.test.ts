@@ -1,7 +1,8 @@
 // NRI wired into the engine, against real runc/conmon/CNI and the SDK's
 // example plugins bundled with esbuild: adjustments visible inside the
 // running container, conflicts failing the create cleanly, a hung plugin
-// timing out, an external plugin on a daemon-mode engine, Shutdown on close.
+// timing out, an external plugin on a daemon-mode engine, Shutdown on close;
+// and a plugin on upstream's Go stub (NRI 0.6), pre-installed and external.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/runtime/engine.js';
 import type { NriEngineOptions } from '../../src/runtime/config/engine-config.js';
+import { goToolPath } from '../rig/go-tools.js';
 import { waitFor } from '../rig/wait.js';
 import { anyAlive, BUSYBOX_REF, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -237,6 +239,53 @@ describe('NRI in the engine', () => {
       ]);
     } finally {
       if (plugin && plugin.exitCode === null && plugin.signalCode === null) plugin.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  // examples/nri/go-reference-plugin adds FROM_GO=yes, an annotation and RLIMIT_NOFILE 1024/4096.
+  it('runs a container adjusted by a plugin on upstream\'s Go stub, pre-installed and external', async () => {
+    const goPlugin = goToolPath('go-nri-plugin');
+    const check = async (engine: Engine, name: string): Promise<void> => {
+      const pod = podConfig(`nri-go-${name}`);
+      const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+      const { containerId } = await engine.createContainer({
+        podSandboxId,
+        config: { metadata: { name }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+        sandboxConfig: pod,
+      });
+      await engine.startContainer({ containerId });
+      const env = await engine.execSync({ containerId, cmd: ['env'], timeout: 10 });
+      expect(env.stdout.toString()).toMatch(/^FROM_GO=yes$/m);
+      // The hard limit is the plugin's (runc 1.1.5 raises the soft one: golang/go#46279).
+      const nofile = await engine.execSync({ containerId, cmd: ['grep', 'Max open files', '/proc/self/limits'], timeout: 10 });
+      expect(nofile.stdout.toString()).toMatch(/^Max open files\s+\d+\s+4096\s+files/);
+      await engine.removePodSandbox({ podSandboxId });
+    };
+    const goLog = (l: string) => readFileSync(l, 'utf8').trim().split('\n').map((line) => line.split(' ')[0]);
+
+    const preLog = join(fx.dir, 'go-pre.log');
+    const dir = mkdtempSync(join(fx.dir, 'plugins-'));
+    writeFileSync(join(dir, '40-goplug'), `#!/bin/sh\nGOPLUGIN_LOG=${preLog} exec ${goPlugin}\n`);
+    chmodSync(join(dir, '40-goplug'), 0o755);
+    const pre = await engineWith({ enabled: true, mode: 'embedded', pluginDir: dir });
+    await check(pre.engine, 'pre');
+    await pre.engine.close();
+    expect(goLog(preLog)).toEqual(expect.arrayContaining(['Configure', 'Synchronize', 'CreateContainer', 'StartContainer', 'Shutdown']));
+
+    const socketPath = join(sockDir, 'nri-go.sock');
+    const ext = await engineWith({ enabled: true, mode: 'daemon', socketPath, enableExternalConnections: true, pluginDir: pluginDir({}) });
+    const extLog = join(fx.dir, 'go-ext.log');
+    const plugin = spawn(goPlugin, ['-socket', socketPath, '-idx', '41', '-name', 'goext'], { stdio: 'ignore', env: { GOPLUGIN_LOG: extLog } });
+    try {
+      await waitFor(async () => ext.engine.nriPlugins().length === 1, { timeoutMs: 15_000, what: 'the Go plugin to register' });
+      expect(ext.engine.nriPlugins()[0]).toMatchObject({ name: 'goext', index: '41', external: true, pid: plugin.pid });
+      await check(ext.engine, 'ext');
+      const exited = new Promise((r) => plugin.once('exit', r));
+      await ext.engine.close();
+      await exited;
+      expect(goLog(extLog)).toEqual(expect.arrayContaining(['Configure', 'Synchronize', 'CreateContainer', 'StartContainer', 'Shutdown']));
+    } finally {
+      if (plugin.exitCode === null && plugin.signalCode === null) plugin.kill('SIGKILL');
     }
   }, 120_000);
 });

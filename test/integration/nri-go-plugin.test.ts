@@ -1,16 +1,16 @@
 // The Adaptation against a plugin built on upstream's Go stub (containerd/nri
-// pkg/stub), external and pre-installed. Needs the binary built from
-// examples/nri/go-reference-plugin (see its header): set
-// ISULATS_TEST_NRI_GO_PLUGIN to its path; skipped without it.
+// pkg/stub), external and pre-installed. Needs the binary scripts/build-go-test-tools.sh
+// builds from examples/nri/go-reference-plugin: without it every test fails, saying so.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type * as nri from '../../src/api/nri.js';
 import { Adaptation, type AdaptationOptions } from '../../src/nri/adaptation/index.js';
+import { goToolPath } from '../rig/go-tools.js';
 
-const GO_PLUGIN = process.env.ISULATS_TEST_NRI_GO_PLUGIN;
+let goPlugin: string;
 
 const pod: nri.PodSandboxIn = { id: 'pod-go', name: 'gopod', uid: 'u', namespace: 'default' };
 const container: nri.ContainerIn = { id: 'ctr-go', podSandboxId: 'pod-go', name: 'app', state: 'CONTAINER_CREATED', args: ['sh'], env: ['PATH=/bin'] };
@@ -23,10 +23,11 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
   }
 }
 
-// Skipped unless ISULATS_TEST_NRI_GO_PLUGIN names a plugin built on upstream's Go stub
-// (recipe in examples/nri/go-reference-plugin/main.go): CI has no Go toolchain. Its
-// recorded frames are replayed without Go in test/unit/nri-go-replay.test.ts.
-describe.skipIf(!GO_PLUGIN)('NRI adaptation with a plugin on the upstream Go stub', () => {
+// Its recorded frames are also replayed without Go in test/unit/nri-go-replay.test.ts.
+describe('NRI adaptation with a plugin on the upstream Go stub', () => {
+  beforeAll(() => {
+    goPlugin = goToolPath('go-nri-plugin');
+  });
   let dir: string;
   let runtime: Adaptation | undefined;
   let child: ChildProcess | undefined;
@@ -64,7 +65,7 @@ describe.skipIf(!GO_PLUGIN)('NRI adaptation with a plugin on the upstream Go stu
     const log = join(dir, 'go.log');
     runtime = new Adaptation(options({ enableExternalConnections: true }));
     await runtime.start();
-    child = spawn(GO_PLUGIN!, ['-socket', join(dir, 'nri.sock'), '-idx', '40', '-name', 'goplug'], { stdio: 'ignore', env: { GOPLUGIN_LOG: log } });
+    child = spawn(goPlugin, ['-socket', join(dir, 'nri.sock'), '-idx', '40', '-name', 'goplug'], { stdio: 'ignore', env: { GOPLUGIN_LOG: log } });
     await until(() => runtime!.plugins().some((p) => p.name === 'goplug'), 'the Go plugin to register');
     const [info] = runtime.plugins();
     expect(info.events).toEqual(expect.arrayContaining(['RunPodSandbox', 'CreateContainer', 'StartContainer']));
@@ -93,7 +94,7 @@ describe.skipIf(!GO_PLUGIN)('NRI adaptation with a plugin on the upstream Go stu
     const containers = Array.from({ length: 5 }, (_, i) => ({ ...container, id: `c${i}`, annotations: { big } }));
     runtime = new Adaptation(options({ enableExternalConnections: true, syncFn: async () => ({ pods: [pod], containers }) }));
     await runtime.start();
-    child = spawn(GO_PLUGIN!, ['-socket', join(dir, 'nri.sock'), '-idx', '40', '-name', 'goplug'], { stdio: 'ignore', env: { GOPLUGIN_LOG: log } });
+    child = spawn(goPlugin, ['-socket', join(dir, 'nri.sock'), '-idx', '40', '-name', 'goplug'], { stdio: 'ignore', env: { GOPLUGIN_LOG: log } });
     await until(() => runtime!.plugins().some((p) => p.name === 'goplug'), 'the Go plugin to register');
     expect(events(log)).toContain('Synchronize pods=1 containers=5');
     const res = await runtime.createContainer(pod, { ...container, annotations: { big } });
@@ -104,7 +105,7 @@ describe.skipIf(!GO_PLUGIN)('NRI adaptation with a plugin on the upstream Go stu
     const pluginDir = mkdtempSync(join(dir, 'p'));
     const confDir = mkdtempSync(join(dir, 'c'));
     const log = join(dir, 'pre.log');
-    writeFileSync(join(pluginDir, '40-goplug'), `#!/bin/sh\nGOPLUGIN_LOG=${log} exec ${GO_PLUGIN}\n`);
+    writeFileSync(join(pluginDir, '40-goplug'), `#!/bin/sh\nGOPLUGIN_LOG=${log} exec ${goPlugin}\n`);
     chmodSync(join(pluginDir, '40-goplug'), 0o755);
     writeFileSync(join(confDir, '40-goplug.conf'), 'setting: 1\n');
     runtime = new Adaptation(options({ pluginDir, pluginConfigDir: confDir }));

@@ -4,14 +4,9 @@
 // $GOPLUGIN_LOG or stdout) and adds FROM_GO=yes, an annotation and an
 // RLIMIT_NOFILE to every container it sees created.
 //
-// Build offline from Debian packages (trixie: golang-1.24-go and the
-// golang-github-containerd-nri-dev closure, unpacked with dpkg-deb -x into R):
-//
-//	GOROOT=R/usr/lib/go-1.24 GOPATH=$PWD/gopath:R/usr/share/gocode GO111MODULE=off \
-//	  CGO_ENABLED=0 R/usr/lib/go-1.24/bin/go build -o goplugin .
-//
-// with this file at gopath/src/nritest/main.go; then
-// ISULATS_TEST_NRI_GO_PLUGIN=$PWD/goplugin npx vitest run test/integration/nri-go-plugin.test.ts
+// Built offline by scripts/build-go-test-tools.sh (setup.sh runs it) from Debian trixie's
+// golang-1.24-go and golang-github-containerd-nri-dev (NRI 0.6, the API generation that sends pod
+// events through StateChange) in GOPATH mode; the test finds the binary by main.go's hash.
 package main
 
 import (

@@ -1,33 +1,40 @@
 #!/usr/bin/env bash
-# Builds test/go-cri-client (our CRI client on the Kubernetes Go libraries: k8s.io/cri-api,
-# client-go's remotecommand and portforward, grpc-go) for test/integration/daemon-go-client.test.ts.
+# Builds the Go programs the tests run against real upstream libraries:
+# - test/go-cri-client: our CRI client on the Kubernetes Go libraries (k8s.io/cri-api, client-go's
+#   remotecommand and portforward, grpc-go), for test/integration/daemon-go-client.test.ts;
+# - examples/nri/go-reference-plugin: an NRI plugin on upstream's stub (github.com/containerd/nri
+#   pkg/stub), for test/integration/nri-go-plugin.test.ts.
 # Debian trixie packages those libraries as golang-*-dev sources and Go 1.24; bookworm does not.
 # So: `apt-get download` through a sources list, lists dir and cache of our own (the system's
 # bookworm apt state is neither read nor changed), `dpkg-deb -x` of the dependency closure into
 # one tree under $ISULATS_GO_TRIXIE_DIR, nothing installed, then a GOPATH-mode build (no module
-# proxy: the sources are the packaged ones) into bin/go-cri-client-<hash of main.go>.
-# Idempotent: exits at once when that binary exists. Run as root (setup.sh calls it).
+# proxy: the sources are the packaged ones) into bin/<name>-<hash of its main.go>.
+# Idempotent: builds only what has no binary for its current main.go. Run as root (setup.sh calls it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE=${ISULATS_GO_TRIXIE_DIR:-/var/cache/isulats/go-trixie}
-SRC=test/go-cri-client
-# What the client imports, plus the toolchain; the rest is their dependency closure.
+# name=source dir; test/rig/go-tools.ts finds the binaries by the same names.
+TOOLS=(go-cri-client=test/go-cri-client go-nri-plugin=examples/nri/go-reference-plugin)
+# What the programs import, plus the toolchain; the rest is their dependency closure.
 PACKAGES=(
   golang-1.24-go golang-github-kubernetes-cri-api-dev golang-k8s-client-go-dev
-  golang-k8s-apimachinery-dev golang-google-grpc-dev
+  golang-k8s-apimachinery-dev golang-google-grpc-dev golang-github-containerd-nri-dev
 )
 GO_VERSION=1.24
 
-log() { printf '[build-go-cri-client] %s\n' "$*"; }
+log() { printf '[build-go-test-tools] %s\n' "$*"; }
 # shellcheck source=lib/trixie-apt.sh
 source scripts/lib/trixie-apt.sh
 
-# The test computes the same name (sha256 of main.go, 16 hex digits) to find a current binary.
-hash=$(sha256sum "$SRC/main.go" | cut -c1-16)
-out="$CACHE/bin/go-cri-client-$hash"
-if [[ -x $out ]]; then
-  log "up to date: $out"
+# The tests compute the same names (sha256 of main.go, 16 hex digits) to find current binaries.
+binary() { echo "$CACHE/bin/$1-$(sha256sum "$2/main.go" | cut -c1-16)"; }
+missing=()
+for tool in "${TOOLS[@]}"; do
+  [[ -x $(binary "${tool%%=*}" "${tool#*=}") ]] || missing+=("$tool")
+done
+if ((${#missing[@]} == 0)); then
+  log "up to date"
   exit 0
 fi
 
@@ -90,15 +97,20 @@ fi
 log "toolchain: $version"
 
 mkdir -p "$CACHE/bin" "$CACHE/gocache"
-start=$SECONDS
-tmp="$out.tmp.$$"
+tmp=""
 trap 'rm -f "$tmp"' EXIT
-# GOPATH mode over Debian's source tree: no go.mod, no network, no toolchain switching.
-env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" \
-  GOROOT="$GOROOT" GOPATH="$ROOT/usr/share/gocode" GOCACHE="$CACHE/gocache" \
-  GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
-  go build -trimpath -o "$tmp" "./$SRC"
-mv "$tmp" "$out"
-# Older builds of other revisions of main.go are of no further use.
-find "$CACHE/bin" -name 'go-cri-client-*' ! -name "go-cri-client-$hash" -delete
-log "built $out in $((SECONDS - start)) s"
+for tool in "${missing[@]}"; do
+  name=${tool%%=*} src=${tool#*=}
+  out=$(binary "$name" "$src")
+  start=$SECONDS
+  tmp="$out.tmp.$$"
+  # GOPATH mode over Debian's source tree: no go.mod, no network, no toolchain switching.
+  env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" \
+    GOROOT="$GOROOT" GOPATH="$ROOT/usr/share/gocode" GOCACHE="$CACHE/gocache" \
+    GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
+    go build -trimpath -o "$tmp" "./$src"
+  mv "$tmp" "$out"
+  # Builds of other revisions of this main.go are of no further use.
+  find "$CACHE/bin" -name "$name-*" ! -name "${out##*/}" -delete
+  log "built $out in $((SECONDS - start)) s"
+done
