@@ -44,7 +44,7 @@ export async function loadOclifConfig(): Promise<Config> {
     pjson: {
       name: 'isulats',
       version: '0.1.0',
-      oclif: { bin: 'isulats', dirname: 'isulats', topicSeparator: ' ', commands: { strategy: 'explicit', target: './package.json', identifier: 'x' } },
+      oclif: { bin: 'isulats', dirname: 'isulats', topicSeparator: ' ', topics: { nri: { description: 'NRI: the plugins connected to the runtime, and its NRI configuration' } }, commands: { strategy: 'explicit', target: './package.json', identifier: 'x' } },
     } as any,
   });
   // Register our classes directly rather than through a module path, which a bundle would not have.

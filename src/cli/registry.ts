@@ -51,6 +51,7 @@ export const COMMANDS: Record<string, Loader> = {
   logout: () => import('../commands/logout.js'),
   daemon: () => import('../commands/daemon.js'),
   'nri plugins': () => import('../commands/nri/plugins.js'),
+  'nri config': () => import('../commands/nri/config.js'),
 };
 
 /** crictl's aliases (image/img for images, ...). */

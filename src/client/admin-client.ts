@@ -9,7 +9,7 @@
 // the unknown method whatever the payload, which becomes "not supported by
 // this runtime". Requests are {"args": [...]} (the extra's arguments in
 // order), answers {"result": ...}.
-import type { IsulatsExtras, NriPluginInfo } from './backend.js';
+import type { IsulatsExtras, NriConfigInfo, NriPluginInfo } from './backend.js';
 import { grpcTarget } from './endpoint.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { IsulatsError } from '../runtime/errors.js';
@@ -19,6 +19,7 @@ export const ADMIN_SERVICE = 'isulats.admin.v1.Admin';
 /** Extra name → admin method name. */
 export const ADMIN_EXTRA_METHODS = {
   nriPlugins: 'ListNriPlugins',
+  nriConfig: 'NriConfig',
   tagImage: 'TagImage',
   loadImages: 'LoadImages',
   saveImages: 'SaveImages',
@@ -109,6 +110,7 @@ export function adminExtras(endpoint: string, timeoutMs: number): IsulatsExtras 
   const m = ADMIN_EXTRA_METHODS;
   return {
     nriPlugins: () => call<NriPluginInfo[]>(m.nriPlugins, []),
+    nriConfig: () => call<NriConfigInfo>(m.nriConfig, []),
     tagImage: (source, target) => call<void>(m.tagImage, [source, target]),
     loadImages: (tarPath) => call<Array<{ id: string; tags: string[] }>>(m.loadImages, [tarPath]),
     saveImages: (refs, tarPath, format) => call<void>(m.saveImages, [refs, tarPath, format]),

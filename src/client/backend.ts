@@ -93,6 +93,7 @@ export interface CriBackend extends RuntimeApi, ImageApi {
  */
 export interface IsulatsExtras {
   nriPlugins?(): Promise<NriPluginInfo[]>;
+  nriConfig?(): Promise<NriConfigInfo>;
   tagImage?(source: string, target: string): Promise<void>;
   loadImages?(tarPath: string): Promise<Array<{ id: string; tags: string[] }>>;
   saveImages?(refs: string[], tarPath: string, format: 'docker-archive' | 'oci-archive'): Promise<void>;
@@ -109,6 +110,20 @@ export interface IsulatsExtras {
   pauseContainer?(id: string): Promise<void>;
   unpauseContainer?(id: string): Promise<void>;
   restartContainer?(id: string, timeoutSec?: number): Promise<void>;
+}
+
+/** The NRI settings a runtime runs with (daemon.json's nri keys, defaults filled in). */
+export interface NriConfigInfo {
+  enabled: boolean;
+  /** daemon: one long-lived NRI owning the socket; embedded: pre-installed plugins launched per CLI operation. */
+  mode: 'daemon' | 'embedded';
+  socket: string;
+  /** External plugins may connect to the socket (daemon mode only). */
+  externalConnections: boolean;
+  pluginDir: string;
+  pluginConfigDir: string;
+  registrationTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export interface NriPluginInfo {

@@ -95,6 +95,20 @@ export class EmbeddedBackend {
         const found = await discoverPlugins(nri.pluginDir, nri.pluginConfigDir);
         return found.map((p) => ({ name: p.name, index: p.idx, events: [], external: false }));
       },
+      nriConfig: async () => {
+        const nri = (this.cfg ?? (await import('../runtime/config/daemon-config.js')).defaultDaemonConfig()).nri;
+        const mode = engine.ctx.nri?.mode ?? 'embedded';
+        return {
+          enabled: engine.ctx.nri !== undefined,
+          mode,
+          socket: nri.socket,
+          externalConnections: engine.ctx.nri !== undefined && mode === 'daemon' && !nri.disableConnections,
+          pluginDir: nri.pluginDir,
+          pluginConfigDir: nri.pluginConfigDir,
+          registrationTimeoutMs: nri.registrationTimeoutMs,
+          requestTimeoutMs: nri.requestTimeoutMs,
+        };
+      },
       login: (server, user, pass) => images.login(server, user, pass),
       logout: (server) => images.logout(server),
       killContainer: async (id, sig) => { await engine.kill(id, sig); },

@@ -78,4 +78,19 @@ describe('NRI in the embedded CLI', () => {
       'Configure isulats 0.1.0', 'Synchronize pods=1 containers=1', 'StopContainer', 'StopPodSandbox', 'RemoveContainer', 'RemovePodSandbox', 'Shutdown',
     ]);
   }, 120_000);
+
+  it('shows the NRI configuration this CLI runs with, from daemon.json', async () => {
+    const rows = (await ok(['nri', 'config'])).trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^KEY\s+VALUE$/);
+    const value = (key: string) => rows.find((r) => r.startsWith(`${key} `))?.split(/\s+/)[1];
+    expect(value('enabled')).toBe('true');
+    expect(value('mode')).toBe('embedded');
+    expect(value('socket')).toBe(join(dir, 'nri.sock'));
+    // No process of the CLI lives long enough to own the socket.
+    expect(value('external-connections')).toBe('false');
+    expect(value('plugin-dir')).toBe(join(dir, 'plugins'));
+    expect(value('registration-timeout')).toBe('5000ms');
+    const doc = JSON.parse(await ok(['nri', 'config', '-o', 'json'])) as Record<string, unknown>;
+    expect(doc).toMatchObject({ enabled: true, mode: 'embedded', pluginConfigDir: join(dir, 'conf'), requestTimeoutMs: 2000 });
+  });
 });

@@ -54,6 +54,10 @@ describe('NRI in the daemon', () => {
     });
     const extras = adminExtras(daemon.endpoints[0]!, 10_000)!;
     expect((await extras.nriPlugins!()).map((p) => [p.index, p.name, p.external])).toEqual([['10', 'logger', false]]);
+    expect(await extras.nriConfig!()).toEqual({
+      enabled: true, mode: 'daemon', socket: nriSocket, externalConnections: true, pluginDir, pluginConfigDir: confDir,
+      registrationTimeoutMs: 5000, requestTimeoutMs: 2000,
+    });
 
     let extLog = '';
     external = spawn(process.execPath, [join(dir, 'b', 'logger.mjs'), '--socket', nriSocket, '--idx', '20', '--name', 'ext'], { stdio: ['ignore', 'ignore', 'pipe'] });
