@@ -20,6 +20,7 @@ import { rigEnv } from '../rig/rig-env.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { waitFor } from '../rig/wait.js';
 import { runCli } from '../rig/cli.js';
+import { bundleDaemonFromSource } from '../rig/isulats-daemon.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -236,19 +237,9 @@ describe('isulats daemon as a process', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('ist-dp-');
-    // A runnable `isulats daemon` without the CLI registry: the command spec driven like src/cli/main.ts does.
-    const entry = join(dir, 'entry.ts');
-    await writeFile(entry, [
-      `import spec from ${JSON.stringify(join(REPO, 'src/commands/daemon.ts'))};`,
-      `import { parseCommandArgv } from ${JSON.stringify(join(REPO, 'src/cli/main.ts'))};`,
-      `import { makeContext } from ${JSON.stringify(join(REPO, 'src/cli/context.ts'))};`,
-      'const parsed = await parseCommandArgv(spec, process.argv.slice(2));',
-      'const code = await spec.run(makeContext("daemon", parsed)).catch((e) => { process.stderr.write(`isulats: ${e.message}\\n`); return 1; });',
-      'process.exit(code ?? 0);',
-    ].join('\n'));
+    // A runnable `isulats daemon` without the CLI registry.
     bundle = join(REPO, '.tmp', `ist-daemon-${process.pid}.mjs`);
-    const esbuild = await import('esbuild');
-    await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: bundle, logLevel: 'error' });
+    await bundleDaemonFromSource(bundle);
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { REPO_ROOT } from './cli.js';
 import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from './cni-conf.js';
 import { openCriClient } from './cri-client.js';
@@ -168,27 +168,34 @@ async function releaseSourceBundle(): Promise<void> {
   if (out) await rm(out, { force: true });
 }
 
+/**
+ * Bundles a runnable `isulats daemon` from src/ into `out` (under the repo, so packages resolve from
+ * its node_modules): the command spec driven like src/cli/main.ts does, without the CLI registry.
+ */
+export async function bundleDaemonFromSource(out: string): Promise<void> {
+  const entry = out.replace(/\.mjs$/, '') + '-entry.ts';
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(entry, [
+    `import spec from ${JSON.stringify(join(REPO_ROOT, 'src/commands/daemon.ts'))};`,
+    `import { parseCommandArgv } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/main.ts'))};`,
+    `import { makeContext } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/context.ts'))};`,
+    'const parsed = await parseCommandArgv(spec, process.argv.slice(2));',
+    'const code = await spec.run(makeContext("daemon", parsed)).catch((e) => { process.stderr.write(`isulats: ${e.message}\\n`); return 1; });',
+    'process.exit(code ?? 0);',
+  ].join('\n'));
+  const esbuild = await import('esbuild');
+  try {
+    await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: out, logLevel: 'error' });
+  } finally {
+    await rm(entry, { force: true });
+  }
+}
+
 /** The daemon command bundled from src/ into .tmp/, once while any daemon of this process uses it. */
 function sourceBundle(): Promise<string> {
   bundled ??= (async () => {
     const out = join(REPO_ROOT, '.tmp', `ist-e2e-daemon-${process.pid}.mjs`);
-    const entry = join(REPO_ROOT, '.tmp', `ist-e2e-daemon-${process.pid}-entry.ts`);
-    await mkdir(join(REPO_ROOT, '.tmp'), { recursive: true });
-    // The command spec driven like src/cli/main.ts does, without the CLI registry.
-    await writeFile(entry, [
-      `import spec from ${JSON.stringify(join(REPO_ROOT, 'src/commands/daemon.ts'))};`,
-      `import { parseCommandArgv } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/main.ts'))};`,
-      `import { makeContext } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/context.ts'))};`,
-      'const parsed = await parseCommandArgv(spec, process.argv.slice(2));',
-      'const code = await spec.run(makeContext("daemon", parsed)).catch((e) => { process.stderr.write(`isulats: ${e.message}\\n`); return 1; });',
-      'process.exit(code ?? 0);',
-    ].join('\n'));
-    const esbuild = await import('esbuild');
-    try {
-      await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: out, logLevel: 'error' });
-    } finally {
-      await rm(entry, { force: true });
-    }
+    await bundleDaemonFromSource(out);
     return out;
   })();
   return bundled;
