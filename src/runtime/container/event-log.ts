@@ -1,10 +1,12 @@
 // Container lifecycle events as JSON lines in one file under the state dir:
 // every process appends (O_APPEND writes of one line are atomic), and
 // GetContainerEvents tails the file, so an embedded CLI sees events made by
-// other CLI processes.
-import { appendFile, open, stat } from 'node:fs/promises';
-import type * as cri from '../../api/cri.js';
+// other CLI processes. Past a size the file is rotated to `<file>.1` (one
+// generation kept), so a long-lived node's state dir does not grow without
+// bound; a reader that sees the rotation first finishes the old generation.
+import { appendFile, open, rename, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type * as cri from '../../api/cri.js';
 
 export type ContainerEventKind = 'CONTAINER_CREATED_EVENT' | 'CONTAINER_STARTED_EVENT' | 'CONTAINER_STOPPED_EVENT' | 'CONTAINER_DELETED_EVENT';
 
@@ -17,30 +19,44 @@ export interface ContainerEvent {
   status?: cri.ContainerStatus;
 }
 
+/** Rotation size: thousands of lifecycles, while a reader polling every 200 ms never falls a generation behind. */
+export const EVENT_LOG_MAX_BYTES = 8 * 1024 * 1024;
+
 export class EventLog {
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly maxBytes = EVENT_LOG_MAX_BYTES,
+  ) {}
 
   async append(event: ContainerEvent): Promise<void> {
     await appendFile(this.file, `${JSON.stringify(event)}\n`, { mode: 0o600 }).catch(() => undefined);
+    const size = await stat(this.file).then((s) => s.size, () => 0);
+    // Two writers may both rotate: the second renames a nearly empty file, losing at most the
+    // lines a reader had not yet seen of the first generation's last moments.
+    if (size > this.maxBytes) await rename(this.file, `${this.file}.1`).catch(() => undefined);
   }
 
   /** Events appended after the call, until `signal` aborts. Polls (no inotify across processes needed). */
   async *tail(signal: AbortSignal, intervalMs = 200): AsyncIterable<ContainerEvent> {
-    let offset = await stat(this.file).then((s) => s.size, () => 0);
+    let current = await stat(this.file).then((s) => ({ ino: s.ino, offset: s.size }), () => ({ ino: 0, offset: 0 }));
     let partial = '';
     while (!signal.aborted) {
-      const size = await stat(this.file).then((s) => s.size, () => 0);
-      if (size < offset) offset = 0;
-      if (size > offset) {
-        const handle = await open(this.file, 'r');
-        try {
-          const buf = Buffer.alloc(size - offset);
-          await handle.read(buf, 0, buf.length, offset);
-          offset = size;
-          partial += buf.toString();
-        } finally {
-          await handle.close();
-        }
+      const now = await stat(this.file).then((s) => ({ ino: s.ino, size: s.size }), () => ({ ino: 0, size: 0 }));
+      let chunk = '';
+      if (current.ino !== 0 && now.ino !== current.ino) {
+        // Rotated since the last poll: the rest of the old generation first, then the new file.
+        chunk += await readFrom(`${this.file}.1`, current.offset, current.ino);
+        current = { ino: now.ino, offset: 0 };
+      } else if (current.ino === 0) {
+        current.ino = now.ino;
+      }
+      if (now.size < current.offset) current.offset = 0;
+      if (now.size > current.offset) {
+        chunk += await readFrom(this.file, current.offset);
+        current.offset = now.size;
+      }
+      if (chunk) {
+        partial += chunk;
         const lines = partial.split('\n');
         partial = lines.pop() ?? '';
         for (const line of lines) {
@@ -54,5 +70,20 @@ export class EventLog {
       }
       await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
     }
+  }
+}
+
+/** The file's bytes from `offset` to its end ('' when absent, or when it is not the inode expected). */
+async function readFrom(path: string, offset: number, ino?: number): Promise<string> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (!handle) return '';
+  try {
+    const st = await handle.stat();
+    if ((ino !== undefined && st.ino !== ino) || st.size <= offset) return '';
+    const buf = Buffer.alloc(st.size - offset);
+    await handle.read(buf, 0, buf.length, offset);
+    return buf.toString();
+  } finally {
+    await handle.close();
   }
 }
