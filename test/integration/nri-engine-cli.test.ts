@@ -1,17 +1,15 @@
 // NRI in the embedded CLI: with `nri-support` in daemon.json, each CLI
 // operation that has events launches the pre-installed plugins, synchronises
 // them, delivers its events and sends Shutdown before the process exits.
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../rig/cli.js';
 import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
 import { unmountUnder } from '../rig/host-cleanup.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { writeContainerConfig, writePodConfig } from '../rig/pod-configs.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { bundleExamplePlugins } from '../rig/nri-plugin-bundles.js';
 
 describe('NRI in the embedded CLI', () => {
   let dir: string;
@@ -27,19 +25,12 @@ describe('NRI in the embedded CLI', () => {
   beforeAll(async () => {
     dir = await makeTempDir('ist-nric-');
     const bundles = join(dir, 'b');
-    mkdirSync(bundles);
-    cpSync(join(ROOT, 'src/api/descriptors'), join(bundles, 'descriptors'), { recursive: true });
-    const common = {
-      bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent',
-      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-    } as const;
-    await build({ ...common, entryPoints: [join(ROOT, 'examples/nri/env-ulimit-adjuster.ts')], outfile: join(bundles, 'env.mjs') });
-    await build({ ...common, entryPoints: [join(ROOT, 'examples/nri/logger.ts')], outfile: join(bundles, 'logger.mjs') });
+    await bundleExamplePlugins(bundles, ['env-ulimit-adjuster', 'logger']);
     const pluginDir = join(dir, 'plugins');
     const confDir = join(dir, 'conf');
     mkdirSync(pluginDir);
     mkdirSync(confDir);
-    for (const [name, bundle] of [['10-env', 'env'], ['30-logger', 'logger']]) {
+    for (const [name, bundle] of [['10-env', 'env-ulimit-adjuster'], ['30-logger', 'logger']]) {
       writeFileSync(join(pluginDir, name!), `#!/bin/sh\nexec "${process.execPath}" "${join(bundles, `${bundle}.mjs`)}"\n`);
       chmodSync(join(pluginDir, name!), 0o755);
     }

@@ -4,17 +4,15 @@
 // timing out, an external plugin on a daemon-mode engine, Shutdown on close;
 // and a plugin on upstream's Go stub (NRI 0.6), pre-installed and external.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/runtime/engine.js';
 import type { NriEngineOptions } from '../../src/runtime/config/engine-config.js';
 import { goToolPath } from '../rig/go-tools.js';
+import { bundlePlugin } from '../rig/nri-plugin-bundles.js';
 import { waitFor } from '../rig/wait.js';
 import { anyAlive, BUSYBOX_REF, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 const envSetter = (name: string, value: string) => `
 import { adjustment, runPlugin } from './src/nri/sdk/index.js';
@@ -45,22 +43,14 @@ describe('NRI in the engine', () => {
   beforeAll(async () => {
     fx = await openFixture();
     bundles = join(fx.dir, 'nri-bundles');
-    mkdirSync(bundles);
-    cpSync(join(ROOT, 'src/api/descriptors'), join(bundles, 'descriptors'), { recursive: true });
-    const common = {
-      bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent',
-      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-    } as const;
-    const fromStdin = (contents: string, out: string) =>
-      build({ ...common, stdin: { contents, resolveDir: ROOT, sourcefile: `${out}.ts`, loader: 'ts' }, outfile: join(bundles, `${out}.mjs`) });
     await Promise.all([
-      build({ ...common, entryPoints: [join(ROOT, 'examples/nri/env-ulimit-adjuster.ts')], outfile: join(bundles, 'env.mjs') }),
-      build({ ...common, entryPoints: [join(ROOT, 'examples/nri/device-mount-injector.ts')], outfile: join(bundles, 'mounts.mjs') }),
-      build({ ...common, entryPoints: [join(ROOT, 'examples/nri/logger.ts')], outfile: join(bundles, 'logger.mjs') }),
-      fromStdin(envSetter('mode-a', 'a'), 'mode-a'),
-      fromStdin(envSetter('mode-b', 'b'), 'mode-b'),
-      fromStdin(HUNG, 'hung'),
-      fromStdin(MANAGER, 'manager'),
+      bundlePlugin(bundles, 'env', { example: 'env-ulimit-adjuster' }),
+      bundlePlugin(bundles, 'mounts', { example: 'device-mount-injector' }),
+      bundlePlugin(bundles, 'logger', { example: 'logger' }),
+      bundlePlugin(bundles, 'mode-a', { source: envSetter('mode-a', 'a') }),
+      bundlePlugin(bundles, 'mode-b', { source: envSetter('mode-b', 'b') }),
+      bundlePlugin(bundles, 'hung', { source: HUNG }),
+      bundlePlugin(bundles, 'manager', { source: MANAGER }),
     ]);
     sockDir = mkdtempSync('/tmp/isnri-');
   }, 120_000);
