@@ -5,11 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect } from 'node:net';
-import { Duplex, PassThrough } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import type * as cri from '../api/cri.js';
 import type { ImageApi, PullProgress, RuntimeApi, StreamIO } from '../client/backend.js';
-import { failedPrecondition, unavailable, unimplemented } from './errors.js';
+import { failedPrecondition, unimplemented } from './errors.js';
 import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/engine-config.js';
 import type { EngineContext } from './engine-context.js';
 import { ImageService } from './image/image-service.js';
@@ -20,6 +19,7 @@ import { hostOomScoreFloor } from './oci/oom-score.js';
 import { CniManager } from './network/cni.js';
 import { ID_PATTERN, StateStore } from './store/state-store.js';
 import { removeNetns } from './network/netns.js';
+import { connectTcp, relayInNetns } from './network/pod-port.js';
 import { NameRegistry } from './store/id-registry.js';
 import { readJson, writeJsonAtomic } from './store/atomic-file.js';
 import type { SandboxRecord } from './sandbox/sandbox-record.js';
@@ -403,33 +403,6 @@ export class Engine implements RuntimeApi, ImageApi {
   imageFsInfo(req: cri.ImageFsInfoRequestIn) {
     return this.ctx.images.imageFsInfo(req);
   }
-}
-
-function connectTcp(host: string, port: number): Promise<Duplex> {
-  return new Promise((resolve, reject) => {
-    // Half-open: the client may end its request and still read the answer.
-    const socket = connect({ host, port, allowHalfOpen: true });
-    socket.once('connect', () => { socket.off('error', reject); resolve(socket); });
-    socket.once('error', (err) => reject(unavailable(`failed to connect to ${host}:${port}: ${err.message}`, err)));
-  });
-}
-
-async function relayInNetns(runner: ProcessRunner, netnsPath: string, port: number): Promise<Duplex> {
-  const child = await runner.spawn('nsenter', [`--net=${netnsPath}`, '/bin/busybox', 'nc', '127.0.0.1', String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
-  // nc's EOF alone cannot tell "the pod closed" from "nothing listens": the end waits for its exit
-  // status, so a refused port reaches the client as an error (as from containerd), not as an empty connection.
-  const out = new PassThrough();
-  child.stdout!.pipe(out, { end: false });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => { if (stderr.length < 1024) stderr += text; });
-  const relay = Duplex.from({ readable: out, writable: child.stdin! });
-  child.once('close', (code, signal) => {
-    if (code === 0 || relay.destroyed) out.end();
-    else relay.destroy(new Error(stderr.trim() || `nc in the pod's network namespace exited with ${code ?? signal}`));
-  });
-  relay.once('close', () => { if (child.exitCode === null) child.kill('SIGKILL'); });
-  child.once('error', (err) => relay.destroy(err));
-  return relay;
 }
 
 function hostHasApparmor(): boolean {
