@@ -82,15 +82,24 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     await e.stopContainer({ containerId, timeout: 2 });
 
     await e.stopPodSandbox({ podSandboxId });
+    // A completed stop released the pause container and the network: repeating the stop, and the
+    // removal after it, start no runc and no CNI plugin again.
+    const ranAfterStop: string[] = [];
+    const record = (cmd: string, args: readonly string[]) => { ranAfterStop.push([cmd, ...args].join(' ')); };
+    let unhook = e.ctx.runner.addHook(record);
     await e.stopPodSandbox({ podSandboxId });
+    unhook();
     expect((await e.podSandboxStatus({ podSandboxId })).status?.state).toBe('SANDBOX_NOTREADY');
     expect(existsSync(netns)).toBe(false);
     expect(await leases(fx.net)).toEqual([]);
 
     await e.removeContainer({ containerId });
     await e.removeContainer({ containerId });
+    unhook = e.ctx.runner.addHook(record);
     await e.removePodSandbox({ podSandboxId });
     await e.removePodSandbox({ podSandboxId });
+    unhook();
+    expect(ranAfterStop).toEqual([]);
     expect((await e.listPodSandbox({})).items.find((p) => p.id === podSandboxId)).toBeUndefined();
     expect((await e.listContainers({})).containers).toEqual([]);
     expect(await mountsUnder(fx.dir)).toEqual([]);

@@ -12,6 +12,8 @@ export interface SandboxRecord {
   name: string;
   config: cri.PodSandboxConfigIn;
   state: 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+  /** Set by a completed StopPodSandbox: the pause container and the pod network are gone. */
+  released?: boolean;
   createdAt: string;
   creating?: { pid: number };
   pid: number;

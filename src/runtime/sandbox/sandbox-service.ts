@@ -207,15 +207,20 @@ export class SandboxService {
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
       await this.releaseResources(record, 'stopp');
-      await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY' });
+      await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY', released: true });
       runtimeFailpoint('stopp-after-record-write');
     });
     await this.ctx.nri?.stopPodSandbox(id);
     return {};
   }
 
-  /** Pause container, network and netns: each release is idempotent. */
+  /**
+   * Pause container, network and netns: each release is idempotent. After a completed stop
+   * (`released`), remove skips the steps that cost processes (runc state/delete, CNI DEL): they
+   * found nothing then. The cheap ones run again, and the failpoints stay in the same order.
+   */
   private async releaseResources(record: SandboxRecord, op: PodReleaseOp): Promise<void> {
+    const costly = !record.released;
     const errors: string[] = [];
     const step = async (what: string, fn: () => Promise<unknown>) => {
       try {
@@ -224,14 +229,14 @@ export class SandboxService {
         errors.push(`${what}: ${(error as Error).message}`);
       }
     };
-    await step('stop pause', async () => {
+    if (costly) await step('stop pause', async () => {
       const state = await this.ctx.oci.state(record.id);
       if (state && state.status !== 'stopped') await this.ctx.oci.kill(record.id, 'KILL', true);
       await this.ctx.oci.delete(record.id, true);
     });
     runtimeFailpoint(`${op}-after-pause-delete`);
     if (record.netnsPath) {
-      await step('CNI DEL', () => this.ctx.cni.del(record.id, record.netnsPath!, cniArgs(record)));
+      if (costly) await step('CNI DEL', () => this.ctx.cni.del(record.id, record.netnsPath!, cniArgs(record)));
       runtimeFailpoint(`${op}-after-cni-del`);
       await step('remove netns', () => removeNetns(record.netnsPath!));
       runtimeFailpoint(`${op}-after-netns-remove`);
