@@ -215,7 +215,7 @@ describe('SIGKILL during StartContainer', () => {
       const ctr = await ok(['create', pod, CONTAINER(), podFile]);
       await crash(['start', ctr], fp);
       const after = await containers();
-      if (fp === 'start-before-runc-start') {
+      if (fp === 'start-before-conmon' || fp === 'start-after-conmon') {
         expect(after.map((c) => c.state)).toEqual(['CONTAINER_CREATED']);
         await ok(['start', ctr]);
       } else {

@@ -56,22 +56,49 @@ describe('runtime: rollback, recovery, host ports and events', () => {
     await e.removePodSandbox({ podSandboxId });
   });
 
-  it('rolls back CreateContainer when conmon fails', async () => {
+  it('rolls back CreateContainer when a step after the rootfs fails', async () => {
     const e = fx.engine;
     const pod = podConfig('ctr-rollback');
     const { podSandboxId } = await e.runPodSandbox({ config: pod });
-    const remove = e.ctx.runner.addHook((cmd) => {
-      if (cmd === 'conmon') throw new Error('injected: conmon failed');
-    });
     try {
-      await expect(e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['true'] } })).rejects.toThrow('injected');
+      // Devices are resolved after the record, the name and the rootfs were acquired.
+      const config = { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['true'], devices: [{ hostPath: '/dev/isulats-missing', containerPath: '/dev/x', permissions: 'rw' }] };
+      await expect(e.createContainer({ podSandboxId, sandboxConfig: pod, config })).rejects.toThrow('/dev/isulats-missing');
+      expect(await readdir(join(fx.options.root, 'containers'))).toEqual([]);
+      expect(await readdir(join(fx.options.root, 'names', 'containers'))).toEqual([]);
+      expect((await mountsUnder(fx.dir)).filter((m) => !m.includes(podSandboxId))).toEqual([]);
     } finally {
-      remove();
+      await e.removePodSandbox({ podSandboxId });
     }
-    expect(await readdir(join(fx.options.root, 'containers'))).toEqual([]);
-    expect(await readdir(join(fx.options.root, 'names', 'containers'))).toEqual([]);
-    expect((await mountsUnder(fx.dir)).filter((m) => !m.includes(podSandboxId))).toEqual([]);
-    await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('records a StartContainer whose conmon fails as exited with StartError, leaving no runc container', async () => {
+    const e = fx.engine;
+    const pod = podConfig('start-fail');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    try {
+      // CreateContainer starts no process: runc and conmon run at StartContainer.
+      const ran: string[] = [];
+      let unhook = e.ctx.runner.addHook((cmd) => { ran.push(cmd); });
+      const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['true'] } });
+      unhook();
+      expect(ran).toEqual([]);
+      expect((await e.containerStatus({ containerId })).status?.state).toBe('CONTAINER_CREATED');
+      unhook = e.ctx.runner.addHook((cmd) => {
+        if (cmd === 'conmon') throw new Error('injected: conmon failed');
+      });
+      try {
+        await expect(e.startContainer({ containerId })).rejects.toThrow('injected');
+      } finally {
+        unhook();
+      }
+      expect((await e.containerStatus({ containerId })).status).toMatchObject({ state: 'CONTAINER_EXITED', reason: 'StartError', exitCode: 128 });
+      expect(existsSync(join(fx.options.state, 'runc', containerId))).toBe(false);
+      await e.removeContainer({ containerId });
+      expect(await readdir(join(fx.options.root, 'containers'))).toEqual([]);
+    } finally {
+      await e.removePodSandbox({ podSandboxId });
+    }
   });
 
   it('undoes a RunPodSandbox abandoned by a dead process when the next engine opens', async () => {
@@ -111,16 +138,19 @@ describe('runtime: rollback, recovery, host ports and events', () => {
     let release!: () => void;
     const blocked = new Promise<void>((r) => (release = r));
     let reached!: () => void;
-    const atConmon = new Promise<void>((r) => (reached = r));
-    const remove = e.ctx.runner.addHook(async (cmd) => {
-      if (cmd === 'conmon') {
-        reached();
-        await blocked;
-        throw new Error('the creating process "died" here');
-      }
-    });
+    const atRootfs = new Promise<void>((r) => (reached = r));
+    // CreateContainer starts no process to hook: hold it once its rootfs is prepared instead.
+    const prepare = e.ctx.snapshots.prepare.bind(e.ctx.snapshots);
+    e.ctx.snapshots.prepare = async (...args: Parameters<typeof prepare>) => {
+      const made = await prepare(...args);
+      reached();
+      await blocked;
+      throw new Error('the creating process "died" here');
+      return made;
+    };
+    const remove = () => { e.ctx.snapshots.prepare = prepare; };
     const pending = e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['true'] } }).catch(() => undefined);
-    await atConmon;
+    await atRootfs;
     const [id] = await readdir(join(fx.options.root, 'containers'));
     await e.ctx.containers.update(id!, async (r) => ({ ...r, creating: { pid: await deadPid() } }));
     const stray = join(fx.options.state, 'netns', 'f'.repeat(64));

@@ -106,6 +106,30 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     expect(await anyAlive(pids)).toBe(false);
   });
 
+  it('keeps a resource update of a created container for its start (runc runs only then)', async () => {
+    const e = fx.engine;
+    const pod = podConfig('update-created');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'late' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], linux: { resources: { memoryLimitInBytes: 64 * 1024 * 1024 } } },
+    });
+    await e.updateContainerResources({ containerId, linux: { memoryLimitInBytes: 96 * 1024 * 1024, cpuQuota: 30_000, cpuPeriod: 100_000 } });
+    await e.startContainer({ containerId });
+    const { cgroupsPath } = (await e.ctx.containers.get(containerId))!;
+    const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+    const cgroupFile = (controller: string, file: string) => readFile(join('/sys/fs/cgroup', v2 ? '' : controller, cgroupsPath, file), 'utf8').then((t) => t.trim());
+    if (v2) {
+      expect(await cgroupFile('', 'memory.max')).toBe(String(96 * 1024 * 1024));
+      expect(await cgroupFile('', 'cpu.max')).toBe('30000 100000');
+    } else {
+      expect(await cgroupFile('memory', 'memory.limit_in_bytes')).toBe(String(96 * 1024 * 1024));
+      expect(await cgroupFile('cpu', 'cpu.cfs_quota_us')).toBe('30000');
+    }
+    await e.removePodSandbox({ podSandboxId });
+  });
+
   it('applies the pod DNS config, hostname and sysctls and the container security context', async () => {
     const e = fx.engine;
     const pod = podConfig('secure', {

@@ -1,7 +1,7 @@
 // Container RPCs. A container's process runs under conmon, so it survives
 // the engine process; its exit is observed from conmon's exit file and
 // written back to the record on the next read (refresh).
-import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
@@ -10,7 +10,7 @@ import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { newId } from '../store/id-registry.js';
-import type { OciProcess } from '../oci/oci-runtime.js';
+import type { OciProcess, OciState } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
@@ -18,6 +18,7 @@ import { exitTransition, type ContainerRecord, type ContainerStateName } from '.
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { checkCriResources, resourcesUpdateFromCri } from './cri-resources.js';
+import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
@@ -128,20 +129,9 @@ export class ContainerService {
       await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
       if (logPath) await mkdir(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');
-      undo.push('delete runc container', () => ctx.oci.delete(id, true));
-      const { pid } = await ctx.oci.create({
-        id,
-        bundle,
-        name,
-        logPath: logPath || undefined,
-        logSizeMax: ctx.options.logSizeMax,
-        tty: !!config.tty,
-        stdin: !!config.stdin,
-        stdinOnce: !!config.stdinOnce,
-        monitor: true,
-      });
-      runtimeFailpoint('create-after-conmon');
-      const created = await ctx.containers.update(id, () => ({ ...record, pid, creating: undefined }));
+      // runc and conmon start at StartContainer (as containerd's task): a created container is its
+      // bundle, rootfs and record, so CreateContainer costs no process and a never-started one none either.
+      const created = await ctx.containers.update(id, () => ({ ...record, creating: undefined }));
       runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs(), status: containerStatusOf(created) });
       await ctx.nri?.postCreateContainer(id);
@@ -166,21 +156,60 @@ export class ContainerService {
       const record = await this.ctx.containers.mustGet(id);
       if (record.state !== 'CONTAINER_CREATED' || record.creating) throw failedPrecondition(`container ${id} is ${record.state}, not CONTAINER_CREATED`);
       await this.ctx.nri?.startContainer(id);
-      runtimeFailpoint('start-before-runc-start');
+      runtimeFailpoint('start-before-conmon');
+      let pid: number;
       try {
-        await this.ctx.oci.start(id);
+        pid = await this.launch(record);
         runtimeFailpoint('start-after-runc-start');
       } catch (error) {
+        await this.ctx.oci.delete(id, true).catch(() => undefined);
         await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message });
         throw error;
       }
-      const running: ContainerRecord = { ...record, state: 'CONTAINER_RUNNING', startedAt: nowNs() };
+      const running: ContainerRecord = { ...record, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs() };
       await this.ctx.containers.putLocked(running);
       runtimeFailpoint('start-after-record-write');
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs(), status: containerStatusOf(running) });
     });
     await this.ctx.nri?.postStartContainer(id);
     return {};
+  }
+
+  /**
+   * Creates the runc container under a new conmon and starts it; returns the container's PID.
+   * A runc container a killed StartContainer left created (its conmon still holds it) is started
+   * rather than made twice.
+   */
+  private async launch(r: ContainerRecord): Promise<number> {
+    const left = await this.runcState(r.id);
+    if (left && left.status !== 'stopped' && left.status !== 'created') return left.pid;
+    let pid: number;
+    if (left?.status === 'created') {
+      pid = left.pid;
+    } else {
+      if (left) await this.ctx.oci.delete(r.id, true);
+      await removeExitFile(this.ctx.paths.exitDir, r.id);
+      ({ pid } = await this.ctx.oci.create({
+        id: r.id,
+        bundle: r.bundle,
+        name: r.name,
+        logPath: r.logPath || undefined,
+        logSizeMax: this.ctx.options.logSizeMax,
+        tty: !!r.config.tty,
+        stdin: !!r.config.stdin,
+        stdinOnce: !!r.config.stdinOnce,
+        monitor: true,
+      }));
+    }
+    runtimeFailpoint('start-after-conmon');
+    await this.ctx.oci.start(r.id);
+    return pid;
+  }
+
+  /** runc's view of the container, without a process when runc has never heard of it. */
+  private async runcState(id: string): Promise<OciState | undefined> {
+    if (!(await pathExists(join(this.ctx.paths.runcRoot, id)))) return undefined;
+    return this.ctx.oci.state(id).catch(() => undefined);
   }
 
   // ---- state observation ----
@@ -231,9 +260,12 @@ export class ContainerService {
     const record = await this.refresh(await this.ctx.containers.mustGet(id));
     if (record.state === 'CONTAINER_EXITED') return;
     if (record.state === 'CONTAINER_CREATED') {
-      // Never started: kill the created init (blocked on runc's exec fifo) and record it as exited.
-      await this.ctx.oci.kill(id, 'KILL').catch(() => undefined);
-      await this.waitExit(id, 5_000);
+      // Never started: record it as exited. Only a StartContainer killed midway leaves a created
+      // init (blocked on runc's exec fifo) to kill first.
+      if (await this.runcState(id)) {
+        await this.ctx.oci.kill(id, 'KILL').catch(() => undefined);
+        await this.waitExit(id, 5_000);
+      }
       const exited = await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
       return;
@@ -288,7 +320,7 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
-      await this.ctx.oci.delete(id, true);
+      if (await pathExists(join(this.ctx.paths.runcRoot, id))) await this.ctx.oci.delete(id, true);
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
@@ -419,7 +451,7 @@ export class ContainerService {
     checkCriResources(res, 'linux');
     if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
     await this.ctx.nri?.updateContainer(record.id, res);
-    await this.ctx.oci.update(record.id, record.cgroupsPath, resourcesUpdateFromCri(res));
+    await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
     await this.ctx.containers.update(record.id, (r) => ({
       ...r,
       config: { ...r.config, linux: { ...(r.config.linux ?? {}), resources: { ...(r.config.linux?.resources ?? {}), ...storable(res) } } },
@@ -549,23 +581,15 @@ export class ContainerService {
     await this.ctx.containers.withLock(record.id, async () => {
       const r = await this.ctx.containers.mustGet(record.id);
       await this.ctx.oci.delete(r.id, true);
-      await removeExitFile(this.ctx.paths.exitDir, r.id);
       await this.ctx.snapshots.mount(r.id);
-      const { pid } = await this.ctx.oci.create({
-        id: r.id,
-        bundle: r.bundle,
-        name: r.name,
-        logPath: r.logPath || undefined,
-        logSizeMax: this.ctx.options.logSizeMax,
-        tty: !!r.config.tty,
-        stdin: !!r.config.stdin,
-        stdinOnce: !!r.config.stdinOnce,
-        monitor: true,
-      });
-      await this.ctx.oci.start(r.id);
+      const pid = await this.launch(r);
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
+}
+
+async function pathExists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {

@@ -22,6 +22,7 @@ import { clampOomScoreAdj } from '../oci/oom-score.js';
 import { peerCredentials } from '../native.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import type { ContainerRecord } from '../container/container-record.js';
+import { applyResourceUpdate } from '../container/resource-update.js';
 import { containerView, nriResourcesFromCri, oneLine, podStub, podView, runtimeUpdateFromNri } from './views.js';
 
 export interface EngineNriDeps {
@@ -252,7 +253,7 @@ export class EngineNri {
         const record = await this.ctx.containers.get(u.containerId);
         if (!record) throw new Error(`container ${u.containerId} not found`);
         if (record.state !== 'CONTAINER_RUNNING' && record.state !== 'CONTAINER_CREATED') throw new Error(`container ${u.containerId} is ${record.state}`);
-        await this.ctx.oci.update(record.id, record.cgroupsPath, runtimeUpdateFromNri(u.linux?.resources));
+        await applyResourceUpdate(this.ctx, record, runtimeUpdateFromNri(u.linux?.resources));
       } catch (err) {
         if (!u.ignoreFailure) {
           failed.push(u);

@@ -19,11 +19,10 @@ export const CREATE_FAILPOINTS = [
   'create-after-name',
   'create-after-rootfs',
   'create-after-bundle',
-  'create-after-conmon',
   'create-after-record-write',
 ] as const;
 
-export const START_FAILPOINTS = ['start-before-runc-start', 'start-after-runc-start', 'start-after-record-write'] as const;
+export const START_FAILPOINTS = ['start-before-conmon', 'start-after-conmon', 'start-after-runc-start', 'start-after-record-write'] as const;
 
 /** Pod release steps, shared by StopPodSandbox (`stopp-`) and RemovePodSandbox (`rmp-`). */
 const RELEASE_STEPS = ['after-containers', 'after-pause-delete', 'after-cni-del', 'after-netns-remove', 'after-unmount'] as const;

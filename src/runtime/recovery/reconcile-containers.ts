@@ -1,4 +1,4 @@
-// Containers whose record and runc disagree after a SIGKILL between `runc
+// Containers whose record and runc disagree after a SIGKILL in StartContainer between `runc
 // start` and the record write (the record still says CREATED). runc is the
 // truth: a started container is recorded RUNNING (its exit, if any, is then
 // read from conmon's exit file as usual); one runc no longer knows, with its
@@ -14,9 +14,12 @@ import { pidAlive } from '../sandbox/sandbox-service.js';
 export async function reconcileCreatedContainers(ctx: EngineContext): Promise<void> {
   for (const r of await ctx.containers.list()) {
     if (r.state !== 'CONTAINER_CREATED' || r.creating) continue;
-    // runc keeps exec.fifo until `runc start`: while it is there the container is
-    // still created, and every CLI call would otherwise spawn `runc state` per such container.
-    if (await exists(join(ctx.paths.runcRoot, r.id, 'exec.fifo'))) continue;
+    // Checked on the file system, so that no CLI call spawns `runc state` per created container:
+    // runc has no container before StartContainer runs (the usual created container), and keeps
+    // exec.fifo until `runc start` (a StartContainer killed between conmon and `runc start`, which
+    // the next StartContainer finishes).
+    const runcDir = join(ctx.paths.runcRoot, r.id);
+    if (!(await exists(runcDir)) || (await exists(join(runcDir, 'exec.fifo')))) continue;
     // Under the record's lock: StartContainer holds it from `runc start` to its record write.
     await ctx.containers.withLock(r.id, async () => {
       const current = await ctx.containers.get(r.id);
