@@ -19,7 +19,7 @@ if (!existsSync(join(headers, 'node_api.h'))) {
   process.exit(1);
 }
 mkdirSync(dirname(output), { recursive: true });
-const args = ['-shared', '-fPIC', '-O2', '-Wall', '-DNODE_GYP_MODULE_NAME=isulats', `-I${headers}`, '-o', output, source];
+const args = ['-shared', '-fPIC', '-O2', '-Wall', '-pthread', '-DNODE_GYP_MODULE_NAME=isulats', `-I${headers}`, '-o', output, source];
 const result = spawnSync(process.env.CC ?? 'gcc', args, { stdio: 'inherit' });
 if (result.status !== 0) {
   console.error(`build-native: ${process.env.CC ?? 'gcc'} ${args.join(' ')} failed`);

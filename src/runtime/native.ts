@@ -1,5 +1,6 @@
 // Typed wrappers over the isulats native addon (native/isulats.c): the syscalls
-// Node.js 20 lacks. Loaded lazily so that commands which never touch the disk
+// Node.js 20 lacks, and runProcess (child processes without forking Node, for
+// ProcessRunner.run). Loaded lazily so that commands which never touch the disk
 // engine start without it. Build it with `node scripts/build-native.mjs`.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +19,30 @@ interface NativeBinding {
   umount2(target: string, flags: number): void;
   peercred(fd: number): PeerCredentials;
   execve(path: string, argv: string[], env: string[]): never;
+  runProcess?(
+    file: string,
+    argv: string[],
+    env: string[],
+    cwd: string | null,
+    input: Buffer | null,
+    timeoutMs: number,
+    maxOutput: number,
+    callback: (errno: number, exitCode: number, signal: number, stdout: Buffer, stderr: Buffer, timedOut: boolean, truncated: boolean) => void,
+  ): void;
+}
+
+/** What a process run by `runProcess` came to. */
+export interface NativeRunOutcome {
+  /** Set (a positive errno) when the process could not be started; the rest is then empty. */
+  errno: number;
+  /** -1 when a signal ended it. */
+  exitCode: number;
+  /** The terminating signal's number, 0 when it exited. */
+  signal: number;
+  stdout: Buffer;
+  stderr: Buffer;
+  timedOut: boolean;
+  truncated: boolean;
 }
 
 /** Who is at the other end of a unix socket (SO_PEERCRED). */
@@ -113,4 +138,40 @@ export function peerCredentials(sock: { _handle?: { fd?: number } } | object): P
 /** execve(2): replaces this process's image, keeping its PID; returns only by throwing. */
 export function execve(path: string, argv: string[], env: string[]): never {
   return load().execve(path, argv, env);
+}
+
+/** Whether runProcess can be used: the addon is built and new enough to have it. */
+export function hasRunProcess(): boolean {
+  try {
+    return typeof load().runProcess === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `file` to completion from a thread of the addon (posix_spawn, no fork of this process,
+ * never blocking the event loop): PATH is searched in `env`, stdin gets `input` then EOF,
+ * SIGKILL after `timeoutMs` (< 0: never), at most `maxOutput` bytes kept per stream.
+ */
+export function runProcess(
+  file: string,
+  argv: string[],
+  env: string[],
+  cwd: string | null,
+  input: Buffer | null,
+  timeoutMs: number,
+  maxOutput: number,
+): Promise<NativeRunOutcome> {
+  const run = load().runProcess;
+  if (!run) return Promise.reject(internal('isulats native addon has no runProcess: rebuild it with `node scripts/build-native.mjs`'));
+  return new Promise((resolve, reject) => {
+    try {
+      run(file, argv, env, cwd, input, timeoutMs, maxOutput, (errno, exitCode, signal, stdout, stderr, timedOut, truncated) =>
+        resolve({ errno, exitCode, signal, stdout, stderr, timedOut, truncated }),
+      );
+    } catch (e) {
+      reject(e);
+    }
+  });
 }

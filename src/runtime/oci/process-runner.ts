@@ -1,7 +1,16 @@
 // Every host process the engine starts (runc, conmon, CNI plugins, unshare,
 // mount tools) goes through one runner, so tests can put a fail-on-request
 // hook in front of a binary and so timeouts and output caps live in one place.
+//
+// run()/check() (run to completion) go through the native addon's runProcess when
+// it is built: posix_spawn from a thread of its own, so the daemon's event loop is
+// never held while a ~70 MB Node process is forked (child_process.spawn does that,
+// synchronously, for every process). ISULATS_NATIVE_SPAWN=0 forces child_process.
+// spawn() (long-lived processes with streams: conmon, exec, relays) stays on child_process.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { constants } from 'node:os';
+import { getSystemErrorName } from 'node:util';
+import { hasRunProcess, runProcess } from '../native.js';
 
 export interface RunRequest {
   cmd: string;
@@ -44,6 +53,10 @@ export class ProcessRunner {
   }
 
   async run(req: RunRequest): Promise<RunResult> {
+    if (useNative(req)) {
+      for (const hook of this.hooks) await hook(req.cmd, req.args);
+      return runNative(req);
+    }
     const child = await this.spawn(req.cmd, req.args, {
       env: req.env ?? process.env,
       cwd: req.cwd,
@@ -64,8 +77,66 @@ export class ProcessRunner {
   }
 }
 
+const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
+
+let nativeBuilt: boolean | undefined;
+
+/** Whether run() takes the native path: the addon has runProcess and ISULATS_NATIVE_SPAWN is not 0. */
+export function nativeSpawnEnabled(): boolean {
+  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
+  nativeBuilt ??= hasRunProcess();
+  return nativeBuilt;
+}
+
+/** A request Node would refuse (empty command, NUL bytes) takes Node's path, to get Node's error. */
+function useNative(req: RunRequest): boolean {
+  if (!nativeSpawnEnabled()) return false;
+  if (req.cmd === '') return false;
+  const strings = [req.cmd, ...req.args, ...(req.cwd !== undefined ? [req.cwd] : [])];
+  return !strings.some((s) => s.includes('\0'));
+}
+
+/** The environment as execve wants it, in the order Node would pass it. */
+function envArray(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  for (const key in env) {
+    const value = env[key];
+    if (value !== undefined && !key.includes('\0') && !value.includes('\0')) out.push(`${key}=${value}`);
+  }
+  return out;
+}
+
+async function runNative(req: RunRequest): Promise<RunResult> {
+  const input = req.input === undefined ? null : typeof req.input === 'string' ? Buffer.from(req.input) : req.input;
+  const r = await runProcess(
+    req.cmd,
+    [req.cmd, ...req.args],
+    envArray(req.env ?? process.env),
+    req.cwd ?? null,
+    input,
+    req.timeoutMs ?? -1,
+    req.maxOutput ?? DEFAULT_MAX_OUTPUT,
+  );
+  if (r.errno) {
+    // The error Node's spawn gives: 'spawn runc ENOENT' with code, errno, syscall, path, spawnargs.
+    const code = getSystemErrorName(-r.errno);
+    const err = new Error(`spawn ${req.cmd} ${code}`) as NodeJS.ErrnoException & { spawnargs: string[] };
+    Object.assign(err, { errno: -r.errno, code, syscall: `spawn ${req.cmd}`, path: req.cmd, spawnargs: req.args });
+    throw err;
+  }
+  const signal = r.signal ? signalName(r.signal) : undefined;
+  return {
+    code: r.exitCode >= 0 ? r.exitCode : 128 + r.signal,
+    signal,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    timedOut: r.timedOut,
+    truncated: r.truncated,
+  };
+}
+
 function collect(child: ChildProcess, req: RunRequest): Promise<RunResult> {
-  const max = req.maxOutput ?? 64 * 1024 * 1024;
+  const max = req.maxOutput ?? DEFAULT_MAX_OUTPUT;
   return new Promise((resolve, reject) => {
     const out = new Capped(max);
     const err = new Capped(max);
@@ -126,7 +197,10 @@ class Capped {
   }
 }
 
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15, SIGABRT: 6, SIGSEGV: 11, SIGPIPE: 13 };
 function signalNumber(signal: string): number {
-  return SIGNALS[signal] ?? 0;
+  return constants.signals[signal as NodeJS.Signals] ?? 0;
+}
+
+function signalName(n: number): NodeJS.Signals | undefined {
+  return (Object.keys(constants.signals) as NodeJS.Signals[]).find((name) => constants.signals[name] === n);
 }

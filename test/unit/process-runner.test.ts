@@ -1,0 +1,209 @@
+// ProcessRunner.run()/check() with real processes, once through the native addon's runProcess
+// (posix_spawn from a thread) and once through child_process (ISULATS_NATIVE_SPAWN=0): the same
+// assertions hold for both, so the fast path is a drop-in for the old one.
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasRunProcess } from '../../src/runtime/native.js';
+import { nativeSpawnEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
+import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
+
+const PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** This process's children that are zombies (exited, never reaped). */
+async function zombies(): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z' && Number(fields[1]) === process.pid) found.push(Number(entry));
+  }
+  return found;
+}
+
+async function openFds(): Promise<number> {
+  return (await readdir('/proc/self/fd')).length;
+}
+
+async function threads(): Promise<number> {
+  return Number(/^Threads:\s+(\d+)/m.exec(await readFile('/proc/self/status', 'utf8'))?.[1]);
+}
+
+/** Lets handles Node closes asynchronously (the child_process path's pipes) finish closing. */
+const settle = () => new Promise((r) => setTimeout(r, 100));
+
+describe.each([
+  ['native', '1'],
+  ['node', '0'],
+])('ProcessRunner.run through %s spawning', (path, flag) => {
+  const runner = new ProcessRunner();
+  let saved: string | undefined;
+  let dir: string;
+
+  beforeAll(async () => {
+    saved = process.env.ISULATS_NATIVE_SPAWN;
+    process.env.ISULATS_NATIVE_SPAWN = flag;
+    dir = await makeTempDir('ist-pr-');
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.ISULATS_NATIVE_SPAWN;
+    else process.env.ISULATS_NATIVE_SPAWN = saved;
+    await removeTempDir(dir);
+  });
+
+  it('takes the path under test', () => {
+    if (path === 'native') expect(hasRunProcess()).toBe(true);
+    expect(nativeSpawnEnabled()).toBe(path === 'native');
+  });
+
+  it('captures stdout, stderr and the exit code', async () => {
+    const r = await runner.run({ cmd: 'sh', args: ['-c', 'printf out; printf err >&2; exit 7'] });
+    expect(r).toEqual({ code: 7, signal: undefined, stdout: Buffer.from('out'), stderr: Buffer.from('err'), timedOut: false, truncated: false });
+    await expect(runner.check({ cmd: 'sh', args: ['-c', 'echo nope >&2; exit 2'] })).rejects.toThrow(/exited 2: nope/);
+    expect((await runner.check({ cmd: 'true', args: [] })).code).toBe(0);
+  });
+
+  it('passes binary input through stdin and binary output back', async () => {
+    const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
+    const r = await runner.run({ cmd: 'cat', args: [], input: bytes });
+    expect(r.stdout.equals(bytes)).toBe(true);
+    expect((await runner.run({ cmd: 'cat', args: [], input: 'héllo\n' })).stdout.toString()).toBe('héllo\n');
+    // No input: stdin is at EOF at once (cat would wait forever otherwise).
+    expect((await runner.run({ cmd: 'cat', args: [], timeoutMs: 5000 })).timedOut).toBe(false);
+    // A child that never reads its stdin does not hold the run up.
+    expect((await runner.run({ cmd: 'true', args: [], input: Buffer.alloc(4 << 20) })).code).toBe(0);
+  });
+
+  it('moves several MB each way without deadlocking', async () => {
+    const input = Buffer.alloc(6 << 20, 'a');
+    const echoed = await runner.run({ cmd: 'sh', args: ['-c', 'cat; head -c 5000000 /dev/zero >&2'], input, timeoutMs: 30_000 });
+    expect(echoed.timedOut).toBe(false);
+    expect(echoed.stdout.length).toBe(input.length);
+    expect(echoed.stdout.equals(input)).toBe(true);
+    expect(echoed.stderr.length).toBe(5_000_000);
+  }, 60_000);
+
+  it('keeps the first maxOutput bytes of each stream and drains the rest', async () => {
+    const r = await runner.run({ cmd: 'sh', args: ['-c', 'seq 1 100000; seq 1 100000 >&2'], maxOutput: 1000 });
+    // Draining lets the writer finish normally (no SIGPIPE, no hang).
+    expect(r.code).toBe(0);
+    expect(r.truncated).toBe(true);
+    expect(r.stdout.toString()).toBe(Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join('').slice(0, 1000));
+    expect(r.stderr.length).toBe(1000);
+    const exact = await runner.run({ cmd: 'head', args: ['-c', '1000', '/dev/zero'], maxOutput: 1000 });
+    expect(exact.truncated).toBe(false);
+  });
+
+  it('kills on timeout with SIGKILL', async () => {
+    const started = Date.now();
+    const slow = await runner.run({ cmd: 'sleep', args: ['10'], timeoutMs: 200 });
+    expect(slow).toMatchObject({ timedOut: true, code: 137, signal: 'SIGKILL' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Also when the child has closed its output early (only its exit is left to wait for).
+    const quiet = await runner.run({ cmd: 'sh', args: ['-c', 'exec >&- 2>&-; sleep 10'], timeoutMs: 200 });
+    expect(quiet).toMatchObject({ timedOut: true, code: 137 });
+    expect(Date.now() - started).toBeLessThan(8000);
+    await expect(runner.check({ cmd: 'sleep', args: ['10'], timeoutMs: 100 })).rejects.toThrow(/timed out/);
+    const fast = await runner.run({ cmd: 'true', args: [], timeoutMs: 5000 });
+    expect(fast).toMatchObject({ timedOut: false, code: 0 });
+  }, 30_000);
+
+  it('rejects like spawn when the binary cannot be run', async () => {
+    const missing = await runner.run({ cmd: 'isulats-no-such-binary', args: ['x'] }).catch((e: NodeJS.ErrnoException) => e);
+    expect(missing).toBeInstanceOf(Error);
+    expect(missing).toMatchObject({ code: 'ENOENT', errno: -2, syscall: 'spawn isulats-no-such-binary', message: 'spawn isulats-no-such-binary ENOENT' });
+    await expect(runner.run({ cmd: join(dir, 'absent'), args: [] })).rejects.toMatchObject({ code: 'ENOENT' });
+    await writeFile(join(dir, 'not-executable'), 'echo hi\n');
+    await expect(runner.run({ cmd: join(dir, 'not-executable'), args: [] })).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(runner.run({ cmd: 'true', args: [], cwd: join(dir, 'no-such-dir') })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('runs in cwd with exactly the given environment, searching its PATH', async () => {
+    expect((await runner.run({ cmd: 'pwd', args: [], cwd: dir })).stdout.toString()).toBe(`${dir}\n`);
+    const env = await runner.run({ cmd: '/usr/bin/env', args: [], env: { ISULATS_T: 'a b=c', PATH } });
+    expect(env.stdout.toString().split('\n').filter(Boolean).sort()).toEqual([`ISULATS_T=a b=c`, `PATH=${PATH}`]);
+    await writeFile(join(dir, 'tool-isulats-t'), '#!/bin/sh\necho "$0 $1"\n');
+    await chmod(join(dir, 'tool-isulats-t'), 0o755);
+    // Found through the PATH given in env (this process's PATH does not have dir).
+    const found = await runner.run({ cmd: 'tool-isulats-t', args: ['arg'], env: { PATH: `/nonexistent:${dir}:/usr/bin:/bin` } });
+    expect(found.stdout.toString()).toBe(`${dir}/tool-isulats-t arg\n`);
+    await expect(runner.run({ cmd: 'tool-isulats-t', args: [] })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(runner.run({ cmd: 'sh', args: [], env: { PATH: '/nonexistent' } })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('reports death by signal as 128 + the signal number', async () => {
+    expect(await runner.run({ cmd: 'sh', args: ['-c', 'kill -TERM $$'] })).toMatchObject({ code: 143, signal: 'SIGTERM', timedOut: false });
+    expect(await runner.run({ cmd: 'sh', args: ['-c', 'kill -USR1 $$'] })).toMatchObject({ code: 138, signal: 'SIGUSR1' });
+  });
+
+  it('gives the child default signal dispositions and an empty mask (Node ignores SIGPIPE)', async () => {
+    const status = (await runner.run({ cmd: 'cat', args: ['/proc/self/status'] })).stdout.toString();
+    expect(/^SigIgn:\s+(\w+)/m.exec(status)?.[1]).toBe('0000000000000000');
+    expect(/^SigBlk:\s+(\w+)/m.exec(status)?.[1]).toBe('0000000000000000');
+    const started = Date.now();
+    const r = await runner.run({ cmd: 'sh', args: ['-c', 'yes | head -1'], timeoutMs: 10_000 });
+    expect(r).toMatchObject({ code: 0, timedOut: false });
+    expect(r.stdout.toString()).toBe('y\n');
+    // With SIGPIPE ignored, yes would see EPIPE and complain on stderr.
+    expect(r.stderr.toString()).toBe('');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('runs hooks before the process starts', async () => {
+    const seen: string[] = [];
+    const remove = runner.addHook((cmd, args) => {
+      seen.push(`${cmd} ${args.join(' ')}`);
+      if (args.includes('fail')) throw new Error('injected failure');
+    });
+    try {
+      const marker = join(dir, 'hook-marker');
+      await expect(runner.run({ cmd: 'touch', args: [marker, 'fail'] })).rejects.toThrow('injected failure');
+      await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect((await runner.run({ cmd: 'true', args: ['ok'] })).code).toBe(0);
+      expect(seen).toEqual([`touch ${marker} fail`, 'true ok']);
+    } finally {
+      remove();
+    }
+  });
+
+  it('runs 200 at once, each with its own result, leaving no zombie and no open fd', async () => {
+    await settle();
+    const fdsBefore = await openFds();
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        runner.run({ cmd: 'sh', args: ['-c', 'read x; echo "$0 $x"; echo "e$0" >&2; exit $(($0 % 7))', String(i)], input: `in${i}\n` }),
+      ),
+    );
+    results.forEach((r, i) => {
+      expect(r.stdout.toString()).toBe(`${i} in${i}\n`);
+      expect(r.stderr.toString()).toBe(`e${i}\n`);
+      expect(r.code).toBe(i % 7);
+    });
+    // Failures and timeouts must not leak either.
+    await Promise.all([
+      ...Array.from({ length: 20 }, () => runner.run({ cmd: 'isulats-no-such-binary', args: [] }).catch(() => undefined)),
+      ...Array.from({ length: 10 }, () => runner.run({ cmd: 'sleep', args: ['10'], timeoutMs: 50 })),
+    ]);
+    await settle();
+    expect(await openFds()).toBe(fdsBefore);
+    expect(await zombies()).toEqual([]);
+  }, 120_000);
+
+  it(path === 'native' ? 'waits on a thread of its own, not on the event loop' : 'waits on the event loop', async () => {
+    const before = await threads();
+    const runs = Promise.all(Array.from({ length: 5 }, () => runner.run({ cmd: 'sleep', args: ['1'] })));
+    await new Promise((r) => setTimeout(r, 200));
+    const during = await threads();
+    await runs;
+    if (path === 'native') expect(during - before).toBeGreaterThanOrEqual(5);
+    else expect(during - before).toBeLessThan(5);
+    // Detached threads exit with their run (a moment after handing over the result).
+    let after = await threads();
+    for (let i = 0; i < 40 && after > before; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      after = await threads();
+    }
+    expect(after).toBeLessThanOrEqual(before);
+  }, 30_000);
+});
