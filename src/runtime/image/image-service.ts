@@ -49,6 +49,7 @@ export const DEFAULT_AUTH_FILE = '/root/.isulats/auths.json';
 export class ImageService implements ImageApi {
   readonly ctx: ImageContext;
   private readonly auths: AuthsFileStore;
+  private readonly configs = new Map<string, OciImageConfig>();
 
   private constructor(private readonly opts: ImageServiceOptions) {
     this.ctx = new ImageContext(opts.root);
@@ -307,8 +308,18 @@ export class ImageService implements ImageApi {
     });
   }
 
+  /** The image's config; content-addressed, so kept parsed once read (a few, most recent). */
   private async config(record: ImageRecord): Promise<OciImageConfig> {
-    return JSON.parse((await this.ctx.blobs.read(record.config.digest)).toString('utf8')) as OciImageConfig;
+    const digest = record.config.digest;
+    let parsed = this.configs.get(digest);
+    if (!parsed) {
+      parsed = JSON.parse((await this.ctx.blobs.read(digest)).toString('utf8')) as OciImageConfig;
+      if (this.configs.size >= 64) this.configs.delete(this.configs.keys().next().value!);
+    } else {
+      this.configs.delete(digest);
+    }
+    this.configs.set(digest, parsed);
+    return structuredClone(parsed);
   }
 
   private async toCri(record: ImageRecord, repoTags: string[]): Promise<cri.Image> {

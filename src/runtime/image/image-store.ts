@@ -6,6 +6,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
+import { JsonFileCache } from '../store/json-cache.js';
 import { withFileLock } from '../store/lock.js';
 import { digestHex } from './digest.js';
 import { failpoint } from './failpoint.js';
@@ -38,6 +39,7 @@ export class ImageStore {
   readonly dir: string;
   private readonly indexPath: string;
   private readonly lockPath: string;
+  private readonly cache = new JsonFileCache();
 
   constructor(root: string) {
     this.dir = join(root, 'images');
@@ -55,7 +57,7 @@ export class ImageStore {
 
   async get(id: string): Promise<ImageRecord | undefined> {
     try {
-      return await readJson<ImageRecord>(this.recordPath(id));
+      return await this.cache.read<ImageRecord>(this.recordPath(id));
     } catch {
       return undefined;
     }
@@ -73,7 +75,7 @@ export class ImageStore {
   }
 
   async tags(): Promise<Record<string, string>> {
-    return (await readJson<IndexFile>(this.indexPath, { tags: {} })).tags ?? {};
+    return (await this.cache.read<IndexFile>(this.indexPath, { tags: {} })).tags ?? {};
   }
 
   /** Tags per image ID, sorted. */

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncDir, readJson, writeJsonAtomic } from '../store/atomic-file.js';
+import { fsyncDir, writeJsonAtomic } from '../store/atomic-file.js';
+import { JsonFileCache } from '../store/json-cache.js';
 import { withFileLock } from '../store/lock.js';
 import { digestHex } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
@@ -26,6 +27,7 @@ export class LayerStore {
   readonly dir: string;
   private readonly lockDir: string;
   private readonly tmpDir: string;
+  private readonly cache = new JsonFileCache();
 
   constructor(readonly root: string) {
     this.dir = join(root, 'snapshots');
@@ -46,7 +48,7 @@ export class LayerStore {
 
   async get(chainId: string): Promise<LayerSnapshotMeta | undefined> {
     try {
-      return await readJson<LayerSnapshotMeta>(join(this.dir, digestHex(chainId), 'meta.json'));
+      return await this.cache.read<LayerSnapshotMeta>(join(this.dir, digestHex(chainId), 'meta.json'));
     } catch {
       return undefined;
     }

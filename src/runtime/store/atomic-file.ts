@@ -5,7 +5,17 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+export interface AtomicWriteOptions {
+  /**
+   * false: no fsync of the file or the directory. Still atomic against SIGKILL (the page cache
+   * outlives the process), just not against power loss: for records that only serve recovery
+   * after a process death and are soon replaced by a durable write (a record marked `creating`).
+   */
+  durable?: boolean;
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, opts: AtomicWriteOptions = {}): Promise<void> {
+  const durable = opts.durable ?? true;
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
@@ -13,7 +23,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     try {
       await handle.writeFile(data);
       await handle.chmod(mode);
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -22,7 +32,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await rm(tmp, { force: true });
     throw error;
   }
-  await fsyncDir(dir);
+  if (durable) await fsyncDir(dir);
 }
 
 /** fsyncs a directory so a rename or create inside it survives a crash. */
@@ -45,6 +55,6 @@ export async function readJson<T>(path: string, fallback?: T): Promise<T> {
   }
 }
 
-export async function writeJsonAtomic(path: string, value: unknown, mode = 0o644): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, mode);
+export async function writeJsonAtomic(path: string, value: unknown, mode = 0o644, opts: AtomicWriteOptions = {}): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, mode, opts);
 }

@@ -46,7 +46,10 @@ export class StateStore<T extends StoredObject> {
     await this.withLock(record.id, async () => {
       if (await this.get(record.id)) throw alreadyExists(`${this.kind.slice(0, -1)} ${record.id} already exists`);
       await mkdir(this.objectDir(record.id), { recursive: true, mode: 0o711 });
-      await writeJsonAtomic(this.metaPath(record.id), record);
+      // A record marked `creating` matters only to recovery after its creator died, and the write
+      // that commits the object replaces it durably: it skips the two fsyncs.
+      const creating = (record as { creating?: unknown }).creating !== undefined;
+      await writeJsonAtomic(this.metaPath(record.id), record, 0o644, { durable: !creating });
     });
   }
 

@@ -1,0 +1,82 @@
+// Per-RPC latency of the lifecycle, isulats daemon against containerd 1.6, through one in-process
+// CRI client (no CLI start-up in the figures): which calls a whole-CLI difference comes from.
+// Usage: node bench/daemon/run.mjs --rpc [ITERATIONS]   (default 10; needs root)
+//   BENCH_DAEMON_ENV=K=V,K=V: environment for the daemon (e.g. ISULATS_DAEMON_REEXEC=0: Node's defaults).
+import { randomUUID } from 'node:crypto';
+import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
+import { openCriClient } from '../../test/rig/cri-client.js';
+import { pushRigImages } from '../../test/rig/images.js';
+import { startRegistry, type Registry } from '../../test/rig/registry.js';
+import { makeTempDir } from '../../test/rig/temp-dir.js';
+import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
+import { runBench, teardownBenchRig } from '../bench-rig.js';
+
+const iterations = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '10');
+const OPS = ['ListPodSandbox', 'RunPodSandbox', 'ImageStatus', 'CreateContainer', 'StartContainer', 'ExecSync', 'StopContainer', 'StopPodSandbox', 'RemovePodSandbox'] as const;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function measure(endpoint: string, image: string): Promise<Map<string, number[]>> {
+  const cri = openCriClient(endpoint);
+  const times = new Map<string, number[]>(OPS.map((op) => [op, []]));
+  const timed = async <T>(op: (typeof OPS)[number], fn: () => Promise<T>): Promise<T> => {
+    const t0 = process.hrtime.bigint();
+    const out = await fn();
+    times.get(op)!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    return out;
+  };
+  try {
+    for (let i = 0; i < iterations; i++) {
+      const name = `rpc-${i}-${randomUUID().slice(0, 8)}`;
+      const sandboxConfig = { metadata: { name, uid: randomUUID(), namespace: 'default', attempt: 0 }, linux: {} };
+      await timed('ListPodSandbox', () => cri.runtime('ListPodSandbox', {}));
+      const pod = await timed('RunPodSandbox', () => cri.runtime('RunPodSandbox', { config: sandboxConfig }, 120_000));
+      await timed('ImageStatus', () => cri.image('ImageStatus', { image: { image } }));
+      const ctr = await timed('CreateContainer', () => cri.runtime('CreateContainer', {
+        podSandboxId: pod.podSandboxId, sandboxConfig,
+        config: { metadata: { name, attempt: 0 }, image: { image }, command: ['sleep', '3600'], linux: {} },
+      }, 120_000));
+      await timed('StartContainer', () => cri.runtime('StartContainer', { containerId: ctr.containerId }, 120_000));
+      await timed('ExecSync', () => cri.runtime('ExecSync', { containerId: ctr.containerId, cmd: ['true'], timeout: 10 }, 60_000));
+      await timed('StopContainer', () => cri.runtime('StopContainer', { containerId: ctr.containerId, timeout: 0 }, 60_000));
+      await timed('StopPodSandbox', () => cri.runtime('StopPodSandbox', { podSandboxId: pod.podSandboxId }, 60_000));
+      await timed('RemovePodSandbox', () => cri.runtime('RemovePodSandbox', { podSandboxId: pod.podSandboxId }, 60_000));
+    }
+  } finally {
+    cri.close();
+  }
+  return times;
+}
+
+async function main(): Promise<void> {
+  let registry: Registry | undefined;
+  let containerd: Containerd | undefined;
+  const daemons: IsulatsDaemon[] = [];
+  const dir = await makeTempDir('ist-br-');
+  try {
+    registry = await startRegistry();
+    const images = await pushRigImages(registry.host);
+    const env = Object.fromEntries((process.env.BENCH_DAEMON_ENV ?? '').split(',').filter(Boolean).map((kv) => [kv.split('=')[0]!, kv.split('=').slice(1).join('=')]));
+    const daemon = await startIsulatsDaemon({ podSandboxImage: images.pause, env });
+    daemons.push(daemon);
+    containerd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [registry.host] });
+    const targets = [{ name: 'isulats', endpoint: daemon.endpoint }, { name: 'containerd', endpoint: containerd.endpoint }];
+    for (const t of targets) {
+      const cri = openCriClient(t.endpoint);
+      for (const image of [images.busybox, images.pause]) await cri.image('PullImage', { image: { image } }, 120_000);
+      cri.close();
+    }
+    const results = [];
+    for (const t of targets) results.push(await measure(t.endpoint, images.busybox));
+    console.log(`median ms per RPC over ${iterations} iterations, one in-process client`);
+    console.log(`${'rpc'.padEnd(18)}${'isulats'.padStart(9)}${'containerd'.padStart(12)}${'ratio'.padStart(8)}`);
+    for (const op of OPS) {
+      const [a, b] = results.map((r) => median(r.get(op)!));
+      console.log(`${op.padEnd(18)}${a!.toFixed(1).padStart(9)}${b!.toFixed(1).padStart(12)}${(a! / b!).toFixed(2).padStart(8)}`);
+    }
+  } finally {
+    await teardownBenchRig({ daemons, containerd, registry, dir });
+  }
+}
+
+runBench(main);
