@@ -25,7 +25,12 @@ import { encodeHeaderBlock, HpackDecoder, type HeaderField } from './hpack.js';
 const PREFACE_LENGTH = 24;
 const FRAME_HEADER = 9;
 const HEADERS = 0x1;
+const SETTINGS = 0x4;
 const CONTINUATION = 0x9;
+const FLAG_ACK = 0x1;
+const CLIENT_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+/** An empty SETTINGS frame: a server connection preface saying "defaults". */
+const EMPTY_SETTINGS = Buffer.from([0, 0, 0, SETTINGS, 0, 0, 0, 0, 0]);
 const FLAG_END_STREAM = 0x1;
 const FLAG_END_HEADERS = 0x4;
 const FLAG_PADDED = 0x8;
@@ -74,6 +79,10 @@ export class RequestHeaderRewriter {
   private readonly decoder = new HpackDecoder();
   /** Count of header blocks whose authority was replaced (for logs and tests). */
   rewritten = 0;
+  /** Count of complete request header blocks seen. */
+  blocks = 0;
+  /** Count of SETTINGS acknowledgements from the client. */
+  settingsAcks = 0;
 
   /** Returns the bytes to forward for `chunk`; throws on a protocol error. */
   push(chunk: Buffer): Buffer[] {
@@ -127,6 +136,7 @@ export class RequestHeaderRewriter {
       return;
     }
     if (this.pending) throw new Error('frame interleaved within a header block');
+    if (type === SETTINGS && flags & FLAG_ACK) this.settingsAcks++;
     out.push(h);
     this.passLeft = length;
   }
@@ -164,6 +174,7 @@ export class RequestHeaderRewriter {
 
   private emitBlock(p: PendingBlock, out: Buffer[]): void {
     const fields = this.decoder.decode(Buffer.concat(p.fragments));
+    this.blocks++;
     if (sanitizeAuthority(fields)) this.rewritten++;
     let block = encodeHeaderBlock(fields);
     const prio = p.priority ?? Buffer.alloc(0);
@@ -195,13 +206,15 @@ export class RequestHeaderRewriter {
  * client's bytes after RequestHeaderRewriter, writes go to the socket as is.
  */
 export class AuthorityFixStream extends Duplex {
-  readonly rewriter = new RequestHeaderRewriter();
-
   constructor(
     private readonly socket: Socket,
     onError?: (err: Error) => void,
+    /** A rewriter that already read the start of the connection, and the bytes it gave for it. */
+    readonly rewriter = new RequestHeaderRewriter(),
+    rewrittenSoFar?: Buffer,
   ) {
     super({ allowHalfOpen: false });
+    if (rewrittenSoFar?.length) this.push(rewrittenSoFar);
     socket.on('data', (chunk: Buffer) => {
       let parts: Buffer[];
       try {
@@ -263,4 +276,75 @@ export class AuthorityFixStream extends Duplex {
     this.socket.destroy();
     cb(err);
   }
+}
+
+/**
+ * Routes an accepted unix connection by its first request header block. A client whose
+ * `:authority` nghttp2 accepts (grpc-js, Go gRPC from 1.26 on, containerd's clients) gets its
+ * socket handed to grpc-js as it is, with the bytes read so far put back (Node's HTTP/2 session
+ * takes what is buffered on the socket): no JavaScript stream between the socket and the session,
+ * which cost about 2 ms per call. Only a client sending the socket path goes through
+ * AuthorityFixStream. A gRPC client keeps one authority for all streams of a connection, so its
+ * first header block decides.
+ *
+ * Go clients send no request before the server's connection preface, so we send one ourselves
+ * (an empty SETTINGS frame) before the server exists. The client's acknowledgement of it is taken
+ * out of the bytes handed over; otherwise the server would read it as the acknowledgement of its
+ * own SETTINGS and then fail on the real one ("unexpected ACK"). The server's own SETTINGS,
+ * which follows ours, is legal at any time and acknowledged as usual.
+ */
+export function routeUnixConnection(
+  socket: Socket,
+  handlers: { direct(socket: Socket): void; rewritten(stream: AuthorityFixStream): void; error(err: Error): void },
+): void {
+  const rewriter = new RequestHeaderRewriter();
+  const raw: Buffer[] = [];
+  let rawLength = 0;
+  const out: Buffer[] = [];
+  const stop = () => {
+    socket.off('data', onData);
+    socket.off('close', stop);
+  };
+  const fail = (err: Error) => {
+    stop();
+    handlers.error(err);
+    socket.destroy();
+  };
+  const onData = (chunk: Buffer) => {
+    raw.push(chunk);
+    rawLength += chunk.length;
+    const seen = Buffer.concat(raw, Math.min(rawLength, CLIENT_PREFACE.length));
+    if (!CLIENT_PREFACE.subarray(0, seen.length).equals(seen)) return fail(new Error('not an HTTP/2 connection preface'));
+    try {
+      out.push(...rewriter.push(chunk));
+    } catch (err) {
+      return fail(err as Error);
+    }
+    if (rewriter.blocks === 0 || rewriter.settingsAcks === 0) return;
+    stop();
+    socket.pause();
+    if (rewriter.rewritten === 0) {
+      socket.unshift(withoutFirstSettingsAck(Buffer.concat(raw)));
+      handlers.direct(socket);
+    } else {
+      handlers.rewritten(new AuthorityFixStream(socket, handlers.error, rewriter, withoutFirstSettingsAck(Buffer.concat(out))));
+    }
+  };
+  socket.on('error', () => undefined);
+  socket.on('data', onData);
+  socket.on('close', stop);
+  socket.write(EMPTY_SETTINGS);
+}
+
+/** `bytes` (a client's connection start: preface, then frames) without its first SETTINGS ACK frame. */
+export function withoutFirstSettingsAck(bytes: Buffer): Buffer {
+  let pos = CLIENT_PREFACE.length;
+  while (pos + FRAME_HEADER <= bytes.length) {
+    const length = bytes.readUIntBE(pos, 3);
+    if (bytes[pos + 3] === SETTINGS && (bytes[pos + 4]! & FLAG_ACK) !== 0) {
+      return Buffer.concat([bytes.subarray(0, pos), bytes.subarray(pos + FRAME_HEADER + length)]);
+    }
+    pos += FRAME_HEADER + length;
+  }
+  return bytes;
 }

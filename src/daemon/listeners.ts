@@ -1,6 +1,7 @@
 // Where clients connect. The daemon accepts connections itself and hands them
-// to grpc-js through a connection injector: unix connections through
-// AuthorityFixStream (see authority-fix.ts for why), TCP ones as they are.
+// to grpc-js through a connection injector: unix connections as they are, or through
+// AuthorityFixStream when their client sends the socket path as `:authority` (see
+// routeUnixConnection in authority-fix.ts), TCP ones as they are.
 // A unix socket is bound under a temporary name and renamed into place once
 // it listens, so its path appears only when the daemon can answer.
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
@@ -9,7 +10,7 @@ import { dirname, join } from 'node:path';
 import type { ConnectionInjector } from '@grpc/grpc-js';
 import { socketAnswers } from '../client/resolve.js';
 import { failedPrecondition } from '../runtime/errors.js';
-import { AuthorityFixStream } from './authority-fix.js';
+import { routeUnixConnection } from './authority-fix.js';
 import type { Logger } from './logger.js';
 
 export interface Listener {
@@ -35,9 +36,14 @@ export async function listenUnix(path: string, injector: ConnectionInjector, log
   if (Buffer.byteLength(temp) >= 108) temp = path;
   const server = createServer({ pauseOnConnect: false });
   server.on('connection', (socket: Socket) => {
-    const stream = new AuthorityFixStream(socket, (err) => log.warn('dropping connection: malformed HTTP/2 request headers', { error: err.message }));
-    stream.on('error', () => undefined);
-    injector.injectConnection(stream);
+    routeUnixConnection(socket, {
+      direct: (s) => injector.injectConnection(s),
+      rewritten: (stream) => {
+        stream.on('error', () => undefined);
+        injector.injectConnection(stream);
+      },
+      error: (err) => log.warn('dropping connection: malformed HTTP/2 request headers', { error: err.message }),
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,0 +1,109 @@
+// routeUnixConnection with real unix sockets and Node's HTTP/2 server and client: which clients
+// reach the server directly, which through the authority rewriter, and that both keep working.
+// (Go's client, which waits for the server's preface, is covered by daemon-go-client.test.ts.)
+import http2 from 'node:http2';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { routeUnixConnection, withoutFirstSettingsAck } from '../../src/daemon/authority-fix.js';
+
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+const frame = (type: number, flags: number, payload = Buffer.alloc(0), stream = 0) => {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(stream, 5);
+  return Buffer.concat([head, payload]);
+};
+
+describe('routeUnixConnection', () => {
+  let dir: string;
+  let path: string;
+  let server: net.Server;
+  let h2: http2.Http2Server;
+  let routes: string[];
+  let errors: string[];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ist-route-'));
+    path = join(dir, 's.sock');
+    routes = [];
+    errors = [];
+    h2 = http2.createServer();
+    h2.on('stream', (stream, headers) => {
+      stream.respond({ ':status': 200 });
+      stream.end(`${headers[':authority']} ${headers[':path']}`);
+    });
+    server = net.createServer((socket) => routeUnixConnection(socket, {
+      direct: (s) => { routes.push('direct'); h2.emit('connection', s); },
+      rewritten: (s) => { routes.push('rewritten'); h2.emit('connection', s); },
+      error: (err) => errors.push(err.message),
+    }));
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+  });
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function requests(authority: string | undefined, paths: string[]): Promise<string[]> {
+    const session = http2.connect('http://localhost', { createConnection: () => net.connect(path) });
+    try {
+      const answers: string[] = [];
+      for (const p of paths) {
+        answers.push(await new Promise<string>((resolve, reject) => {
+          const req = session.request({ ':path': p, ...(authority ? { ':authority': authority } : {}) });
+          let body = '';
+          req.setEncoding('utf8').on('data', (d: string) => { body += d; });
+          req.on('end', () => resolve(body));
+          req.on('error', reject);
+        }));
+      }
+      return answers;
+    } finally {
+      session.close();
+    }
+  }
+
+  it('hands a client with a valid authority to the server directly, for every request of the connection', async () => {
+    expect(await requests(undefined, ['/a', '/b', '/c'])).toEqual(['localhost:80 /a', 'localhost:80 /b', 'localhost:80 /c']);
+    expect(routes).toEqual(['direct']);
+    expect(errors).toEqual([]);
+  });
+
+  it('sends a client whose authority is the socket path through the rewriter', async () => {
+    expect(await requests('/run/x.sock', ['/a', '/b'])).toEqual(['localhost /a', 'localhost /b']);
+    expect(routes).toEqual(['rewritten']);
+  });
+
+  it('closes a connection that does not start with the HTTP/2 preface', async () => {
+    const socket = net.connect(path);
+    const closed = new Promise<Buffer>((resolve) => {
+      const got: Buffer[] = [];
+      socket.on('data', (d: Buffer) => got.push(d));
+      socket.on('close', () => resolve(Buffer.concat(got)));
+    });
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    // Only our early server preface (an empty SETTINGS frame) was sent before the close.
+    expect((await closed).toString('hex')).toBe(frame(4, 0).toString('hex'));
+    expect(routes).toEqual([]);
+    expect(errors).toEqual(['not an HTTP/2 connection preface']);
+  });
+});
+
+describe('withoutFirstSettingsAck', () => {
+  it('removes the first SETTINGS ACK only, wherever it falls among whole frames', () => {
+    const settings = frame(4, 0, Buffer.from([0, 3, 0, 0, 0, 100]));
+    const ack = frame(4, 1);
+    const ping = frame(6, 0, Buffer.alloc(8, 7));
+    const headers = frame(1, 5, Buffer.from('abc'), 1);
+    expect(withoutFirstSettingsAck(Buffer.concat([PREFACE, settings, ping, ack, headers, ack]))).toEqual(Buffer.concat([PREFACE, settings, ping, headers, ack]));
+    expect(withoutFirstSettingsAck(Buffer.concat([PREFACE, settings, headers]))).toEqual(Buffer.concat([PREFACE, settings, headers]));
+    // A frame cut off at the end of what was read is left as it is.
+    const partial = Buffer.concat([PREFACE, ack, ping.subarray(0, 12)]);
+    expect(withoutFirstSettingsAck(partial)).toEqual(Buffer.concat([PREFACE, ping.subarray(0, 12)]));
+  });
+});
