@@ -8,16 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routeUnixConnection, withoutFirstSettingsAck } from '../../src/daemon/authority-fix.js';
+import { CLIENT_PREFACE, h2Frame } from '../rig/h2-frames.js';
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
-const frame = (type: number, flags: number, payload = Buffer.alloc(0), stream = 0) => {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(stream, 5);
-  return Buffer.concat([head, payload]);
-};
+const PREFACE = CLIENT_PREFACE;
+const frame = (type: number, flags: number, payload = Buffer.alloc(0), stream = 0) => h2Frame(type, flags, stream, payload);
 
 describe('routeUnixConnection', () => {
   let dir: string;

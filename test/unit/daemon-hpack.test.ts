@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeHeaderBlock, HpackDecoder, HpackError, huffmanDecode, huffmanEncode } from '../../src/daemon/hpack.js';
 import { isValidAuthority, RequestHeaderRewriter } from '../../src/daemon/authority-fix.js';
+import { CLIENT_PREFACE, h2Frame } from '../rig/h2-frames.js';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 
@@ -66,14 +67,7 @@ function headersFrame(streamId: number, block: Buffer, flags = 0x4): Buffer {
   return Buffer.concat([h, block]);
 }
 
-function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
-  const h = Buffer.alloc(9);
-  h.writeUIntBE(payload.length, 0, 3);
-  h[3] = type;
-  h[4] = flags;
-  h.writeUInt32BE(streamId, 5);
-  return Buffer.concat([h, payload]);
-}
+const frame = h2Frame;
 
 /** Splits the rewritten output back into frames. */
 function frames(buf: Buffer): Array<{ type: number; flags: number; streamId: number; payload: Buffer }> {
@@ -87,7 +81,7 @@ function frames(buf: Buffer): Array<{ type: number; flags: number; streamId: num
   return out;
 }
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+const PREFACE = CLIENT_PREFACE;
 
 describe('request header rewriting', () => {
   it('accepts host:port and rejects socket paths as nghttp2 does', () => {
