@@ -53,6 +53,10 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     const failing = await e.execSync({ containerId, cmd: ['sh', '-c', 'echo bad >&2; exit 3'] });
     expect(failing.exitCode).toBe(3);
     expect(failing.stderr.toString()).toBe('bad\n');
+    // A process that never ran is an error of the call (as from containerd); one exiting 255 is not.
+    await expect(e.execSync({ containerId, cmd: ['no-such-binary'] })).rejects.toThrow(/failed to exec in container .*"no-such-binary": executable file not found/);
+    await expect(e.execSync({ containerId, cmd: ['/etc/passwd'] })).rejects.toThrow(/permission denied/);
+    expect((await e.execSync({ containerId, cmd: ['sh', '-c', 'echo x >&2; exit 255'] })).exitCode).toBe(255);
     const big = await e.execSync({ containerId, cmd: ['head', '-c', '20000000', '/dev/zero'] });
     expect(big.stdout.length).toBe(16 * 1024 * 1024);
     const ip = await e.execSync({ containerId, cmd: ['ip', '-4', 'addr', 'show', 'eth0'] });

@@ -95,3 +95,13 @@ describe('conmon and runner plumbing', () => {
     await expect(runner.check({ cmd: 'sh', args: ['-c', 'echo nope >&2; exit 2'] })).rejects.toThrow(/exited 2: nope/);
   });
 });
+
+describe('runc error messages', () => {
+  it('takes the msg of logrus text lines, unescaped, and plain lines as they are', async () => {
+    const { runcMessage } = await import('../../src/runtime/oci/runc-conmon.js');
+    expect(runcMessage('time="2026-11-30T03:03:39Z" level=error msg="exec failed: exec: \\"x\\": executable file not found in $PATH"\n'))
+      .toBe('exec failed: exec: "x": executable file not found in $PATH');
+    expect(runcMessage('first\nexec failed: plain\n')).toBe('exec failed: plain');
+    expect(runcMessage('')).toBe('');
+  });
+});

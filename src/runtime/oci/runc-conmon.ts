@@ -157,6 +157,12 @@ export class RuncConmonRuntime implements OciRuntime {
         maxOutput: o.maxOutput,
       });
       if (result.timedOut) await killPidFile(pidFile);
+      if (!result.timedOut && result.code !== 0 && !(await stat(pidFile).then(() => true, () => false))) {
+        // No pid file: runc failed before the process ran (missing or non-executable binary, bad
+        // cwd or user). That is an error of the call, as containerd reports it, not an exit code.
+        const why = runcMessage(result.stderr.toString()) || `runc exec exited ${result.code}`;
+        throw internal(`failed to exec in container ${id}: ${why}`);
+      }
       return { exitCode: result.timedOut ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut };
     } finally {
       await rm(specFile, { force: true });
@@ -303,4 +309,16 @@ function lastRuncError(log: string): string {
     }
   }
   return 'unknown error (see runc.log in the bundle)';
+}
+
+/** The message of runc's last stderr line, which is logrus text (`time=... level=error msg="..."`) or plain. */
+export function runcMessage(stderr: string): string {
+  const line = stderr.trim().split('\n').pop() ?? '';
+  const m = /\bmsg="((?:[^"\\]|\\.)*)"/.exec(line);
+  if (!m) return line;
+  try {
+    return JSON.parse(`"${m[1]}"`) as string;
+  } catch {
+    return m[1]!;
+  }
 }
