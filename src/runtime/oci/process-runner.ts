@@ -10,6 +10,7 @@
 // container's `runc run -d`, conmon) take the addon's spawnDetached the same way.
 // spawn() (long-lived processes with streams: exec, relays) stays on child_process.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { closeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
@@ -119,7 +120,14 @@ export class ProcessRunner {
     for (const hook of this.hooks) await hook(req.cmd, req.args);
     if (useNativeDetached(req)) {
       const child = await spawnDetachedNative(req, true);
-      const sync = new Socket({ fd: child.syncFd, readable: true, writable: false });
+      let sync: Socket;
+      try {
+        // libuv opens a pipe fd as a stream handle (uv_pipe_open) and reads it without blocking.
+        sync = new Socket({ fd: child.syncFd, readable: true, writable: false });
+      } catch (e) {
+        closeSync(child.syncFd);
+        throw e;
+      }
       return { pid: child.pid, sync, exited: child.exited.then(exitResult) };
     }
     const child = spawn(req.cmd, req.args, {
