@@ -1,8 +1,9 @@
 // isulats native addon: the few syscalls Node.js 20 lacks (flock, mknod,
 // l*xattr, mount, umount2, execve, and SO_PEERCRED on a unix socket). Each binding is a thin, synchronous wrapper that
 // throws an Error carrying `code` (e.g. "EPERM") and `errno`, like Node's fs.
-// One binding is asynchronous: runProcess, run-to-completion child processes started by
-// posix_spawn from a thread of their own (see the comment above js_run_process).
+// Two bindings are asynchronous: runProcess, run-to-completion child processes started by
+// posix_spawn from a thread of their own (see the comment above js_run_process), and
+// spawnDetached, the same for processes that outlive their start (runc run -d, conmon).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -455,10 +456,15 @@ static void append_capped(struct run_job *job, struct out_buf *b, const char *da
 
 // posix_spawnp would search the PATH of *this* process; Node's spawn searches the PATH of the
 // child's environment (or /usr/bin:/bin without one), so the search is done here, execvp-style.
-static int spawn_resolved(pid_t *pid, struct run_job *job, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr) {
+struct spawn_target {
+  const char *file, *cwd;
+  char *const *argv, *const *envp;
+};
+
+static int spawn_resolved(pid_t *pid, const struct spawn_target *job, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr) {
   if (strchr(job->file, '/')) return posix_spawn(pid, job->file, fa, attr, job->argv, job->envp);
   const char *path = "/usr/bin:/bin";
-  for (char **e = job->envp; *e; e++)
+  for (char *const *e = job->envp; *e; e++)
     if (strncmp(*e, "PATH=", 5) == 0) path = *e + 5;
   size_t flen = strlen(job->file), clen = job->cwd ? strlen(job->cwd) : 0;
   int err = ENOENT;
@@ -486,6 +492,24 @@ static int spawn_resolved(pid_t *pid, struct run_job *job, const posix_spawn_fil
   }
 }
 
+// Like libuv: an empty signal mask and default dispositions (Node ignores SIGPIPE; children
+// must not), plus `flags` (POSIX_SPAWN_SETSID for a session of its own).
+static void spawn_attr_init(posix_spawnattr_t *attr, short flags) {
+  sigset_t empty, all;
+  sigemptyset(&empty);
+  sigfillset(&all);
+  // glibc's sigfillset leaves out its internal signals (32 and 33), which posix_spawn then
+  // sets to SIG_IGN in the child, and SIG_IGN survives exec: set their bits by hand.
+  for (int sig = 32; sig < SIGRTMIN; sig++) {
+    const int bits = 8 * sizeof all.__val[0];
+    all.__val[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
+  }
+  posix_spawnattr_init(attr);
+  posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | flags);
+  posix_spawnattr_setsigmask(attr, &empty);
+  posix_spawnattr_setsigdefault(attr, &all);
+}
+
 static void *run_thread(void *arg) {
   struct run_job *job = arg;
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, pidfd = -1;
@@ -498,26 +522,14 @@ static void *run_thread(void *arg) {
   } else {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
-    sigset_t empty, all;
-    sigemptyset(&empty);
-    sigfillset(&all);
-    // glibc's sigfillset leaves out its internal signals (32 and 33), which posix_spawn then
-    // sets to SIG_IGN in the child, and SIG_IGN survives exec: set their bits by hand.
-    for (int sig = 32; sig < SIGRTMIN; sig++) {
-      const int bits = 8 * sizeof all.__val[0];
-      all.__val[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
-    }
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     posix_spawn_file_actions_adddup2(&fa, err[1], 2);
     if (job->cwd) posix_spawn_file_actions_addchdir_np(&fa, job->cwd);
-    posix_spawnattr_init(&attr);
-    // Like libuv: an empty signal mask and default dispositions (Node ignores SIGPIPE; children must not).
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    job->spawn_errno = spawn_resolved(&pid, job, &fa, &attr);
+    spawn_attr_init(&attr, 0);
+    struct spawn_target target = {job->file, job->cwd, job->argv, job->envp};
+    job->spawn_errno = spawn_resolved(&pid, &target, &fa, &attr);
     started = job->spawn_errno == 0;
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
@@ -684,6 +696,192 @@ static napi_value js_run_process(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// ---- spawnDetached: processes that outlive their start (runc run -d, conmon) ----
+//
+// The same reasons as runProcess (no fork of Node, no event-loop stall until exec), for the two
+// processes per pod that child_process still started: the pause container's `runc run -d` and
+// conmon. The child gets a session of its own (POSIX_SPAWN_SETSID, like detached: true), stdin,
+// stdout and stderr on /dev/null (never pipes: the container's init inherits runc's stdio, and a
+// pipe would never see EOF) and, on request, the write end of a sync pipe as fd 3 (conmon's
+// _OCI_SYNCPIPE). A detached thread spawns it, reports {pid, syncFd} (first callback), waits
+// for the direct child only (a daemonized grandchild does not delay the report) and reports
+// its exit (second callback), both through one thread-safe function, so in that order.
+
+// One message from the thread to JavaScript.
+struct detached_msg {
+  int kind;         // 0: spawned (or failed to), 1: exited
+  int spawn_errno;  // kind 0: set when the child could not be started
+  int pid, sync_fd; // kind 0: sync_fd -1 without a sync pipe
+  int exit_code;    // kind 1: -1 when killed by a signal
+  int term_signal;  // kind 1: 0 when it exited
+};
+
+struct detached_job {
+  char *file, *cwd;
+  char **argv, **envp;
+  int with_sync;
+  napi_threadsafe_function tsfn;
+  struct detached_msg *spawned, *exited;  // allocated up front: the thread never fails to report
+};
+
+static void free_detached_job(struct detached_job *job) {
+  free(job->spawned);
+  free(job->exited);
+  free(job->file);
+  free(job->cwd);
+  free_string_array(job->argv);
+  free_string_array(job->envp);
+  free(job);
+}
+
+// Queues a message; when JavaScript can no longer receive it, the fd it carries is closed here.
+static void detached_send(napi_threadsafe_function tsfn, struct detached_msg *msg) {
+  if (napi_call_threadsafe_function(tsfn, msg, napi_tsfn_blocking) != napi_ok) {
+    if (msg->sync_fd >= 0) close(msg->sync_fd);
+    free(msg);
+  }
+}
+
+static void *detached_thread(void *arg) {
+  struct detached_job *job = arg;
+  napi_threadsafe_function tsfn = job->tsfn;
+  struct detached_msg *spawned = job->spawned, *exited = job->exited;
+  job->spawned = job->exited = NULL;  // from here on, owned by the messages sent (or freed below)
+  int sync[2] = {-1, -1};
+  pid_t pid = -1;
+  int rc = 0;
+  // O_CLOEXEC: no other child (ours or libuv's) may inherit the pipe; dup2 onto fd 3 in the child
+  // clears the flag there. The write end is moved above 3 first, for dup2(3, 3) would keep it.
+  if (job->with_sync) {
+    if (pipe2(sync, O_CLOEXEC) < 0) rc = errno;
+    else if (sync[1] <= 3) {
+      int moved = fcntl(sync[1], F_DUPFD_CLOEXEC, 4);
+      if (moved < 0) rc = errno;
+      close_fd(&sync[1]);
+      sync[1] = moved;
+    }
+  }
+  if (rc == 0) {
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (sync[1] >= 0) posix_spawn_file_actions_adddup2(&fa, sync[1], 3);
+    if (job->cwd) posix_spawn_file_actions_addchdir_np(&fa, job->cwd);
+    spawn_attr_init(&attr, POSIX_SPAWN_SETSID);
+    struct spawn_target target = {job->file, job->cwd, job->argv, job->envp};
+    rc = spawn_resolved(&pid, &target, &fa, &attr);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+  }
+  close_fd(&sync[1]);
+  if (rc != 0) {
+    close_fd(&sync[0]);
+    spawned->spawn_errno = rc;
+    detached_send(tsfn, spawned);
+    free(exited);
+    goto out;
+  }
+  spawned->pid = pid;
+  spawned->sync_fd = sync[0];
+  detached_send(tsfn, spawned);
+  int status = 0;
+  pid_t w;
+  do w = waitpid(pid, &status, 0);
+  while (w < 0 && errno == EINTR);
+  if (w != pid) exited->exit_code = 1;  // cannot happen: the child is ours alone
+  else if (WIFSIGNALED(status)) {
+    exited->exit_code = -1;
+    exited->term_signal = WTERMSIG(status);
+  } else exited->exit_code = WEXITSTATUS(status);
+  detached_send(tsfn, exited);
+out:
+  free_detached_job(job);
+  napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+  return NULL;
+}
+
+// On the JS thread: callback(0, errno, pid, syncFd) once, then, if it started, callback(1, exitCode, signal).
+static void detached_deliver(napi_env env, napi_value callback, void *context, void *data) {
+  struct detached_msg *msg = data;
+  (void)context;
+  if (env && callback) {
+    napi_value argv[4], undefined;
+    napi_create_int32(env, msg->kind, &argv[0]);
+    if (msg->kind == 0) {
+      napi_create_int32(env, msg->spawn_errno, &argv[1]);
+      napi_create_int32(env, msg->pid, &argv[2]);
+      napi_create_int32(env, msg->sync_fd, &argv[3]);
+    } else {
+      napi_create_int32(env, msg->exit_code, &argv[1]);
+      napi_create_int32(env, msg->term_signal, &argv[2]);
+      napi_get_undefined(env, &argv[3]);
+    }
+    napi_get_undefined(env, &undefined);
+    napi_call_function(env, undefined, callback, 4, argv, NULL);
+  } else if (msg->sync_fd >= 0) {
+    close(msg->sync_fd);
+  }
+  free(msg);
+}
+
+// Starts a detached thread with every signal blocked (see js_run_process).
+static int start_thread(void *(*fn)(void *), void *arg, size_t stack) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&attr, stack);
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_t thread;
+  int rc = pthread_create(&thread, &attr, fn, arg);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy(&attr);
+  return rc;
+}
+
+// spawnDetached(file, argv, env, cwd|null, withSyncPipe, callback): starts the thread and
+// returns; throws only when the arguments are bad or no thread can be made.
+static napi_value js_spawn_detached(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  if (!get_args(env, info, 6, argv)) return throw_errno(env, "spawnDetached", NULL, EINVAL);
+  struct detached_job *job = calloc(1, sizeof *job);
+  if (!job) return throw_errno(env, "spawnDetached", NULL, ENOMEM);
+  job->spawned = calloc(1, sizeof *job->spawned);
+  job->exited = calloc(1, sizeof *job->exited);
+  if (!job->spawned || !job->exited) {
+    free_detached_job(job);
+    return throw_errno(env, "spawnDetached", NULL, ENOMEM);
+  }
+  *job->spawned = (struct detached_msg){.kind = 0, .sync_fd = -1};
+  *job->exited = (struct detached_msg){.kind = 1, .sync_fd = -1};
+  int ok_file, ok_cwd;
+  bool with_sync = false;
+  job->file = get_string(env, argv[0], &ok_file);
+  job->argv = get_string_array(env, argv[1]);
+  job->envp = get_string_array(env, argv[2]);
+  job->cwd = get_string(env, argv[3], &ok_cwd);
+  int bad = !job->file || !job->argv || !job->envp || !ok_cwd || napi_get_value_bool(env, argv[4], &with_sync) != napi_ok;
+  job->with_sync = with_sync;
+  napi_value name;
+  napi_create_string_utf8(env, "isulats.spawnDetached", NAPI_AUTO_LENGTH, &name);
+  if (bad || napi_create_threadsafe_function(env, argv[5], NULL, name, 0, 1, NULL, NULL, NULL, detached_deliver, &job->tsfn) != napi_ok) {
+    free_detached_job(job);
+    return throw_errno(env, "spawnDetached", NULL, EINVAL);
+  }
+  napi_threadsafe_function tsfn = job->tsfn;
+  int rc = start_thread(detached_thread, job, 128 * 1024);
+  if (rc != 0) {
+    napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+    free_detached_job(job);
+    return throw_errno(env, "pthread_create", NULL, rc);
+  }
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"flock", NULL, js_flock, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -697,6 +895,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"peercred", NULL, js_peercred, NULL, NULL, NULL, napi_enumerable, NULL},
       {"execve", NULL, js_execve, NULL, NULL, NULL, napi_enumerable, NULL},
       {"runProcess", NULL, js_run_process, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"spawnDetached", NULL, js_spawn_detached, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

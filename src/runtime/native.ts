@@ -1,6 +1,6 @@
 // Typed wrappers over the isulats native addon (native/isulats.c): the syscalls
-// Node.js 20 lacks, and runProcess (child processes without forking Node, for
-// ProcessRunner.run). Loaded lazily so that commands which never touch the disk
+// Node.js 20 lacks, runProcess (child processes without forking Node, for
+// ProcessRunner.run) and spawnDetached (the same for runc run -d and conmon). Loaded lazily so that commands which never touch the disk
 // engine start without it. Build it with `node scripts/build-native.mjs`.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,6 +29,34 @@ interface NativeBinding {
     maxOutput: number,
     callback: (errno: number, exitCode: number, signal: number, stdout: Buffer, stderr: Buffer, timedOut: boolean, truncated: boolean) => void,
   ): void;
+  /** callback(0, errno, pid, syncFd) once, then (when started) callback(1, exitCode, signal). */
+  spawnDetached?(
+    file: string,
+    argv: string[],
+    env: string[],
+    cwd: string | null,
+    withSyncPipe: boolean,
+    callback: (kind: number, a: number, b: number, c: number) => void,
+  ): void;
+}
+
+/** How a process started by `spawnDetached` ended. */
+export interface NativeExit {
+  /** -1 when a signal ended it. */
+  exitCode: number;
+  /** The terminating signal's number, 0 when it exited. */
+  signal: number;
+}
+
+/** A process started by `spawnDetached`. */
+export interface NativeDetached {
+  /** Set (a positive errno) when the process could not be started; the rest is then unset. */
+  errno: number;
+  pid: number;
+  /** The read end of the sync pipe (the child's fd 3), -1 without one; the caller owns it. */
+  syncFd: number;
+  /** Settles when the direct child exits (never, when it could not be started). */
+  exited: Promise<NativeExit>;
 }
 
 /** What a process run by `runProcess` came to. */
@@ -170,6 +198,38 @@ export function runProcess(
       run(file, argv, env, cwd, input, timeoutMs, maxOutput, (errno, exitCode, signal, stdout, stderr, timedOut, truncated) =>
         resolve({ errno, exitCode, signal, stdout, stderr, timedOut, truncated }),
       );
+    } catch (e) {
+      reject(e);
+    }
+  });
+}
+
+/** Whether spawnDetached can be used: the addon is built and new enough to have it. */
+export function hasSpawnDetached(): boolean {
+  try {
+    return typeof load().spawnDetached === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `file` from a thread of the addon (posix_spawn, no fork of this process) in a session of
+ * its own, stdin/stdout/stderr on /dev/null and, when `withSyncPipe`, the write end of a pipe as
+ * its fd 3. Resolves once it has started (or failed to: `errno`); `exited` follows its exit
+ * (the direct child's only: what it leaves running is not waited for).
+ */
+export function spawnDetached(file: string, argv: string[], env: string[], cwd: string | null, withSyncPipe: boolean): Promise<NativeDetached> {
+  const spawn = load().spawnDetached;
+  if (!spawn) return Promise.reject(internal('isulats native addon has no spawnDetached: rebuild it with `node scripts/build-native.mjs`'));
+  return new Promise((resolve, reject) => {
+    let onExit: (e: NativeExit) => void = () => undefined;
+    const exited = new Promise<NativeExit>((r) => (onExit = r));
+    try {
+      spawn(file, argv, env, cwd, withSyncPipe, (kind, a, b, c) => {
+        if (kind === 0) resolve({ errno: a, pid: b, syncFd: c, exited });
+        else onExit({ exitCode: a, signal: b });
+      });
     } catch (e) {
       reject(e);
     }

@@ -1,11 +1,12 @@
 // ProcessRunner.run()/check() with real processes, once through the native addon's runProcess
 // (posix_spawn from a thread) and once through child_process (ISULATS_NATIVE_SPAWN=0): the same
 // assertions hold for both, so the fast path is a drop-in for the old one.
-import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRunProcess } from '../../src/runtime/native.js';
-import { nativeSpawnEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
+import { hasRunProcess, hasSpawnDetached } from '../../src/runtime/native.js';
+import { nativeDetachedEnabled, nativeSpawnEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
 const PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
@@ -206,4 +207,204 @@ describe.each([
     }
     expect(after).toBeLessThanOrEqual(before);
   }, 30_000);
+});
+
+/** Fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, ...]. */
+async function procStat(pid: number | 'self'): Promise<string[]> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** This process's fds above 2 that an exec would keep (no O_CLOEXEC). */
+async function inheritable(): Promise<number[]> {
+  const out: number[] = [];
+  for (const fd of (await readdir('/proc/self/fd')).map(Number).sort((x, y) => x - y)) {
+    if (fd < 3) continue;
+    const info = await readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
+    const flags = /^flags:\s+(\d+)/m.exec(info)?.[1];
+    if (flags && (Number.parseInt(flags, 8) & 0o2000000) === 0) out.push(fd);
+  }
+  return out;
+}
+
+/** Everything written on the stream until `until` matches (or it ends). */
+function readUntil(stream: Readable, until: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const done = () => {
+      stream.off('data', onData);
+      resolve(buf);
+    };
+    const onData = (b: Buffer) => {
+      buf += b.toString();
+      if (until.test(buf)) done();
+    };
+    stream.on('data', onData);
+    stream.once('end', done);
+    stream.once('error', reject);
+  });
+}
+
+/** Kills (by PID) a process a test left running, if it still is. */
+async function killLeftover(pidFile: string): Promise<void> {
+  const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+  if (pid > 0) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+describe.each([
+  ['native', '1'],
+  ['node', '0'],
+])('ProcessRunner.runDetached/spawnWithSyncPipe through %s spawning', (path, flag) => {
+  const runner = new ProcessRunner();
+  let saved: string | undefined;
+  let dir: string;
+
+  beforeAll(async () => {
+    saved = process.env.ISULATS_NATIVE_SPAWN;
+    process.env.ISULATS_NATIVE_SPAWN = flag;
+    dir = await makeTempDir('ist-prd-');
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.ISULATS_NATIVE_SPAWN;
+    else process.env.ISULATS_NATIVE_SPAWN = saved;
+    await removeTempDir(dir);
+  });
+
+  it('takes the path under test', () => {
+    if (path === 'native') expect(hasSpawnDetached()).toBe(true);
+    expect(nativeDetachedEnabled()).toBe(path === 'native');
+  });
+
+  it('reports the exit code, death by signal and spawn errors like spawn', async () => {
+    expect(await runner.runDetached({ cmd: 'sh', args: ['-c', 'exit 3'] })).toEqual({ code: 3 });
+    expect(await runner.runDetached({ cmd: 'sh', args: ['-c', 'kill -TERM $$'] })).toEqual({ code: 143, signal: 'SIGTERM' });
+    const missing = await runner.runDetached({ cmd: 'isulats-no-such-binary', args: ['x'] }).catch((e: NodeJS.ErrnoException) => e);
+    expect(missing).toBeInstanceOf(Error);
+    expect(missing).toMatchObject({ code: 'ENOENT', errno: -2, syscall: 'spawn isulats-no-such-binary', message: 'spawn isulats-no-such-binary ENOENT' });
+    await expect(runner.spawnWithSyncPipe({ cmd: 'isulats-no-such-binary', args: [] })).rejects.toMatchObject({
+      code: 'ENOENT',
+      message: 'spawn isulats-no-such-binary ENOENT',
+    });
+    await expect(runner.runDetached({ cmd: 'true', args: [], cwd: join(dir, 'no-such-dir') })).rejects.toMatchObject({ code: 'ENOENT' });
+    const env = join(dir, 'env');
+    expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `env > ${env}`], env: { ISULATS_T: 'x', PATH }, cwd: dir })).toEqual({ code: 0 });
+    expect((await readFile(env, 'utf8')).split('\n')).toContain('ISULATS_T=x');
+  });
+
+  it('starts the child in a session of its own, stdio on /dev/null, default signals', async () => {
+    const pidFile = join(dir, 'detached.pid');
+    // A child writing lots to stdout/stderr neither blocks nor reaches us; then it waits to be looked at.
+    const script = `head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; exec sleep 3`;
+    const started = Date.now();
+    const exit = runner.runDetached({ cmd: 'sh', args: ['-c', script] });
+    let pid = 0;
+    while (!pid && Date.now() - started < 10_000) {
+      pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      if (!pid) await new Promise((r) => setTimeout(r, 20));
+    }
+    try {
+      expect(pid).toBeGreaterThan(0);
+      const [, , pgrp, session] = await procStat(pid);
+      expect(session).not.toBe((await procStat('self'))[3]);
+      expect(session).toBe(String(pid));
+      expect(pgrp).toBe(String(pid));
+      const fds = (await readdir(`/proc/${pid}/fd`)).map(Number).sort((x, y) => x - y);
+      expect(fds.slice(0, 3)).toEqual([0, 1, 2]);
+      for (const fd of [0, 1, 2]) expect(await readlink(`/proc/${pid}/fd/${fd}`)).toBe('/dev/null');
+      // Nothing else of ours, only what any exec of this process inherits (the test runner's fds without O_CLOEXEC).
+      expect(fds.slice(3)).toEqual(await inheritable());
+      const status = await readFile(`/proc/${pid}/status`, 'utf8');
+      expect(/^SigIgn:\s+(\w+)/m.exec(status)?.[1]).toBe('0000000000000000');
+      expect(/^SigBlk:\s+(\w+)/m.exec(status)?.[1]).toBe('0000000000000000');
+    } finally {
+      await killLeftover(pidFile);
+    }
+    expect(await exit).toEqual({ code: 137, signal: 'SIGKILL' });
+  }, 30_000);
+
+  it('reports the exit without waiting for a grandchild that keeps running', async () => {
+    const pidFile = join(dir, 'grandchild.pid');
+    try {
+      const started = Date.now();
+      expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `sleep 30 & echo $! > ${pidFile}; exit 0`] })).toEqual({ code: 0 });
+      expect(Date.now() - started).toBeLessThan(5000);
+      const p = await runner.spawnWithSyncPipe({ cmd: 'sh', args: ['-c', `sleep 30 >&3 & echo $! > ${pidFile}.2; exit 4`] });
+      expect(await p.exited).toEqual({ code: 4 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      p.sync.destroy();
+    } finally {
+      await killLeftover(pidFile);
+      await killLeftover(`${pidFile}.2`);
+    }
+  }, 30_000);
+
+  it('hands over what the child writes on fd 3, without needing EOF', async () => {
+    const p = await runner.spawnWithSyncPipe({ cmd: 'sh', args: ['-c', 'echo \'{"data": 42}\' >&3; readlink /proc/$$/fd/0 /proc/$$/fd/3 >&3'] });
+    expect(p.pid).toBeGreaterThan(0);
+    const text = await readUntil(p.sync, /(pipe|socket):.*\n/);
+    expect(text).toMatch(/^\{"data": 42\}\n\/dev\/null\n(pipe|socket):\[\d+\]\n$/);
+    expect(await p.exited).toEqual({ code: 0 });
+    p.sync.destroy();
+    // A daemonized grandchild keeps fd 3 open (as conmon does): the message still arrives at once.
+    const pidFile = join(dir, 'holder.pid');
+    try {
+      const held = await runner.spawnWithSyncPipe({
+        cmd: 'sh',
+        args: ['-c', `(echo '{"data": 7}' >&3; exec sleep 30) & echo $! > ${pidFile}`],
+      });
+      const started = Date.now();
+      expect(await readUntil(held.sync, /\n/)).toBe('{"data": 7}\n');
+      expect(Date.now() - started).toBeLessThan(5000);
+      held.sync.destroy();
+    } finally {
+      await killLeftover(pidFile);
+    }
+  }, 30_000);
+
+  it('runs hooks before the process starts', async () => {
+    const marker = join(dir, 'hook-marker');
+    const remove = runner.addHook((cmd) => {
+      if (cmd === 'touch') throw new Error('injected failure');
+    });
+    try {
+      await expect(runner.runDetached({ cmd: 'touch', args: [marker] })).rejects.toThrow('injected failure');
+      await expect(runner.spawnWithSyncPipe({ cmd: 'touch', args: [marker] })).rejects.toThrow('injected failure');
+      await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      remove();
+    }
+  });
+
+  it('runs 100 at once leaving no zombie and no open fd', async () => {
+    await settle();
+    const fdsBefore = await openFds();
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => runner.runDetached({ cmd: 'sh', args: ['-c', `exit $((${i} % 5))`] })));
+    results.forEach((r, i) => expect(r.code).toBe(i % 5));
+    const synced = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const p = await runner.spawnWithSyncPipe({ cmd: 'sh', args: ['-c', `echo ${i} >&3`] });
+        const text = await readUntil(p.sync, /\n/);
+        await p.exited;
+        p.sync.destroy();
+        return text;
+      }),
+    );
+    synced.forEach((t, i) => expect(t).toBe(`${i}\n`));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? runner.runDetached({ cmd: 'isulats-no-such-binary', args: [] }) : runner.spawnWithSyncPipe({ cmd: 'isulats-no-such-binary', args: [] })).catch(
+          () => undefined,
+        ),
+      ),
+    );
+    await settle();
+    expect(await openFds()).toBe(fdsBefore);
+    expect(await zombies()).toEqual([]);
+  }, 120_000);
 });

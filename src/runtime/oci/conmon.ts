@@ -2,7 +2,8 @@
 // process we spawn exits), and the detached grandchild writes
 // `{"data": <container pid>}` (API version 1) on the pipe named by
 // _OCI_SYNCPIPE once `runc create` has finished, or a negative value and a
-// message on failure.
+// message on failure. conmon 2.1.6 keeps that pipe open after the message for as
+// long as the container runs: only the first line is read, EOF is never waited for.
 import { internal } from '../errors.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { Readable } from 'node:stream';
@@ -13,13 +14,9 @@ export interface SyncMessage {
 }
 
 export async function startConmon(runner: ProcessRunner, conmon: string, args: string[], timeoutMs: number): Promise<number> {
-  const child = await runner.spawn(conmon, args, {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-    env: { ...process.env, _OCI_SYNCPIPE: '3' },
-    detached: true,
-  });
-  child.unref();
-  const sync = child.stdio[3] as Readable;
+  // Spawned detached with stdio on /dev/null and the sync pipe as fd 3. Only the first line
+  // counts: the daemonized conmon keeps fd 3 open while the container runs (no EOF to wait for).
+  const { sync } = await runner.spawnWithSyncPipe({ cmd: conmon, args, env: { ...process.env, _OCI_SYNCPIPE: '3' } });
   try {
     const msg = await readSyncMessage(sync, timeoutMs);
     if (msg.data < 0) throw internal(`container create failed: ${msg.message ?? `conmon reported ${msg.data}`}`);

@@ -6,11 +6,16 @@
 // it is built: posix_spawn from a thread of its own, so the daemon's event loop is
 // never held while a ~70 MB Node process is forked (child_process.spawn does that,
 // synchronously, for every process). ISULATS_NATIVE_SPAWN=0 forces child_process.
-// spawn() (long-lived processes with streams: conmon, exec, relays) stays on child_process.
+// runDetached()/spawnWithSyncPipe() (processes that outlive their start: the pause
+// container's `runc run -d`, conmon) take the addon's spawnDetached the same way.
+// spawn() (long-lived processes with streams: exec, relays) stays on child_process.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { closeSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
 import { getSystemErrorName } from 'node:util';
-import { hasRunProcess, runProcess } from '../native.js';
+import { hasRunProcess, hasSpawnDetached, runProcess, spawnDetached, type NativeExit } from '../native.js';
 
 export interface RunRequest {
   cmd: string;
@@ -31,6 +36,29 @@ export interface RunResult {
   stderr: Buffer;
   timedOut: boolean;
   truncated: boolean;
+}
+
+/** A process started in a session of its own with stdin/stdout/stderr on /dev/null. */
+export interface DetachedRequest {
+  cmd: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** How a process ended: `code` is 128 + the signal's number when a signal ended it. */
+export interface ExitResult {
+  code: number;
+  signal?: NodeJS.Signals;
+}
+
+/** A process started by spawnWithSyncPipe: its fd 3 is the write end of `sync`. */
+export interface SyncPipeProcess {
+  pid: number;
+  /** What the process (or anything it left running with fd 3) writes there; destroy it when done. */
+  sync: Readable;
+  /** Settles when the process itself exits (not what it left running). */
+  exited: Promise<ExitResult>;
 }
 
 /** Called before each process starts; may throw to simulate a failure of that binary. */
@@ -65,6 +93,58 @@ export class ProcessRunner {
     return collect(child, req);
   }
 
+  /**
+   * Starts a process in a session of its own, stdio on /dev/null (never pipes: what it leaves
+   * running, e.g. a container's init under `runc run -d`, inherits them), and waits for it to
+   * exit — not for what it leaves running.
+   */
+  async runDetached(req: DetachedRequest): Promise<ExitResult> {
+    for (const hook of this.hooks) await hook(req.cmd, req.args);
+    if (useNativeDetached(req)) {
+      const child = await spawnDetachedNative(req, false);
+      return exitResult(await child.exited);
+    }
+    const child = spawn(req.cmd, req.args, { env: req.env ?? process.env, cwd: req.cwd, stdio: 'ignore', detached: true });
+    return new Promise<ExitResult>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => resolve(nodeExit(code, signal)));
+    });
+  }
+
+  /**
+   * Like runDetached, with the write end of a pipe as the process's fd 3 (conmon's
+   * _OCI_SYNCPIPE); resolves once it has started. Nothing here waits for EOF on `sync`: conmon
+   * keeps fd 3 open for as long as the container runs.
+   */
+  async spawnWithSyncPipe(req: DetachedRequest): Promise<SyncPipeProcess> {
+    for (const hook of this.hooks) await hook(req.cmd, req.args);
+    if (useNativeDetached(req)) {
+      const child = await spawnDetachedNative(req, true);
+      let sync: Socket;
+      try {
+        // libuv opens a pipe fd as a stream handle (uv_pipe_open) and reads it without blocking.
+        sync = new Socket({ fd: child.syncFd, readable: true, writable: false });
+      } catch (e) {
+        closeSync(child.syncFd);
+        throw e;
+      }
+      return { pid: child.pid, sync, exited: child.exited.then(exitResult) };
+    }
+    const child = spawn(req.cmd, req.args, {
+      env: req.env ?? process.env,
+      cwd: req.cwd,
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    child.unref();
+    const exited = new Promise<ExitResult>((resolve) => child.once('exit', (code, signal) => resolve(nodeExit(code, signal))));
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    return { pid: child.pid!, sync: child.stdio[3] as Readable, exited };
+  }
+
   /** Like run, but a non-zero exit throws an Error carrying stderr. */
   async check(req: RunRequest): Promise<RunResult> {
     const result = await this.run(req);
@@ -88,9 +168,25 @@ export function nativeSpawnEnabled(): boolean {
   return nativeBuilt;
 }
 
+let nativeDetachedBuilt: boolean | undefined;
+
+/** Whether runDetached/spawnWithSyncPipe take the native path: the addon has spawnDetached and ISULATS_NATIVE_SPAWN is not 0. */
+export function nativeDetachedEnabled(): boolean {
+  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
+  nativeDetachedBuilt ??= hasSpawnDetached();
+  return nativeDetachedBuilt;
+}
+
+function useNativeDetached(req: DetachedRequest): boolean {
+  return nativeDetachedEnabled() && nodeWouldAccept(req);
+}
+
 /** A request Node would refuse (empty command, NUL bytes) takes Node's path, to get Node's error. */
 function useNative(req: RunRequest): boolean {
-  if (!nativeSpawnEnabled()) return false;
+  return nativeSpawnEnabled() && nodeWouldAccept(req);
+}
+
+function nodeWouldAccept(req: { cmd: string; args: string[]; cwd?: string }): boolean {
   if (req.cmd === '') return false;
   const strings = [req.cmd, ...req.args, ...(req.cwd !== undefined ? [req.cwd] : [])];
   return !strings.some((s) => s.includes('\0'));
@@ -117,13 +213,7 @@ async function runNative(req: RunRequest): Promise<RunResult> {
     req.timeoutMs ?? -1,
     req.maxOutput ?? DEFAULT_MAX_OUTPUT,
   );
-  if (r.errno) {
-    // The error Node's spawn gives: 'spawn runc ENOENT' with code, errno, syscall, path, spawnargs.
-    const code = getSystemErrorName(-r.errno);
-    const err = new Error(`spawn ${req.cmd} ${code}`) as NodeJS.ErrnoException & { spawnargs: string[] };
-    Object.assign(err, { errno: -r.errno, code, syscall: `spawn ${req.cmd}`, path: req.cmd, spawnargs: req.args });
-    throw err;
-  }
+  if (r.errno) throw spawnError(req, r.errno);
   const signal = r.signal ? signalName(r.signal) : undefined;
   return {
     code: r.exitCode >= 0 ? r.exitCode : 128 + r.signal,
@@ -133,6 +223,28 @@ async function runNative(req: RunRequest): Promise<RunResult> {
     timedOut: r.timedOut,
     truncated: r.truncated,
   };
+}
+
+/** The error Node's spawn gives: 'spawn runc ENOENT' with code, errno, syscall, path, spawnargs. */
+function spawnError(req: { cmd: string; args: string[] }, errno: number): Error {
+  const code = getSystemErrorName(-errno);
+  const err = new Error(`spawn ${req.cmd} ${code}`) as NodeJS.ErrnoException & { spawnargs: string[] };
+  Object.assign(err, { errno: -errno, code, syscall: `spawn ${req.cmd}`, path: req.cmd, spawnargs: req.args });
+  return err;
+}
+
+async function spawnDetachedNative(req: DetachedRequest, withSyncPipe: boolean) {
+  const child = await spawnDetached(req.cmd, [req.cmd, ...req.args], envArray(req.env ?? process.env), req.cwd ?? null, withSyncPipe);
+  if (child.errno) throw spawnError(req, child.errno);
+  return child;
+}
+
+function exitResult(e: NativeExit): ExitResult {
+  return e.exitCode >= 0 ? { code: e.exitCode } : { code: 128 + e.signal, signal: signalName(e.signal) };
+}
+
+function nodeExit(code: number | null, signal: NodeJS.Signals | null): ExitResult {
+  return code !== null ? { code } : { code: signal ? 128 + signalNumber(signal) : 1, signal: signal ?? undefined };
 }
 
 function collect(child: ChildProcess, req: RunRequest): Promise<RunResult> {

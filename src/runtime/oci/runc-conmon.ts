@@ -82,14 +82,10 @@ export class RuncConmonRuntime implements OciRuntime {
   private async runDetached(o: CreateOptions): Promise<{ pid: number }> {
     const logFile = join(o.bundle, 'runc.log');
     const pidFile = join(o.bundle, 'pidfile');
-    const child = await this.opts.runner.spawn(
-      this.runc,
-      ['--log', logFile, '--log-format', 'json', ...this.base(), 'run', '-d', '--pid-file', pidFile, '--bundle', o.bundle, o.id],
-      { stdio: 'ignore', detached: true },
-    );
-    const code = await new Promise<number>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (c) => resolve(c ?? 1));
+    // In a session of its own with stdio on /dev/null: the container's init inherits them.
+    const { code } = await this.opts.runner.runDetached({
+      cmd: this.runc,
+      args: ['--log', logFile, '--log-format', 'json', ...this.base(), 'run', '-d', '--pid-file', pidFile, '--bundle', o.bundle, o.id],
     });
     if (code !== 0) {
       const log = await readFile(logFile, 'utf8').catch(() => '');
