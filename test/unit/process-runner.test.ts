@@ -31,6 +31,23 @@ async function threads(): Promise<number> {
   return Number(/^Threads:\s+(\d+)/m.exec(await readFile('/proc/self/status', 'utf8'))?.[1]);
 }
 
+/** Runs the enclosing describe with ISULATS_NATIVE_SPAWN=flag and a temp dir of its own. */
+function useSpawnPath(flag: string, prefix: string): { readonly dir: string } {
+  let saved: string | undefined;
+  const state = { dir: '' };
+  beforeAll(async () => {
+    saved = process.env.ISULATS_NATIVE_SPAWN;
+    process.env.ISULATS_NATIVE_SPAWN = flag;
+    state.dir = await makeTempDir(prefix);
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.ISULATS_NATIVE_SPAWN;
+    else process.env.ISULATS_NATIVE_SPAWN = saved;
+    await removeTempDir(state.dir);
+  });
+  return state;
+}
+
 /** Lets handles Node closes asynchronously (the child_process path's pipes) finish closing. */
 const settle = () => new Promise((r) => setTimeout(r, 100));
 
@@ -39,19 +56,7 @@ describe.each([
   ['node', '0'],
 ])('ProcessRunner.run through %s spawning', (path, flag) => {
   const runner = new ProcessRunner();
-  let saved: string | undefined;
-  let dir: string;
-
-  beforeAll(async () => {
-    saved = process.env.ISULATS_NATIVE_SPAWN;
-    process.env.ISULATS_NATIVE_SPAWN = flag;
-    dir = await makeTempDir('ist-pr-');
-  });
-  afterAll(async () => {
-    if (saved === undefined) delete process.env.ISULATS_NATIVE_SPAWN;
-    else process.env.ISULATS_NATIVE_SPAWN = saved;
-    await removeTempDir(dir);
-  });
+  const tmp = useSpawnPath(flag, 'ist-pr-');
 
   it('takes the path under test', () => {
     if (path === 'native') expect(hasRunProcess()).toBe(true);
@@ -114,21 +119,21 @@ describe.each([
     const missing = await runner.run({ cmd: 'isulats-no-such-binary', args: ['x'] }).catch((e: NodeJS.ErrnoException) => e);
     expect(missing).toBeInstanceOf(Error);
     expect(missing).toMatchObject({ code: 'ENOENT', errno: -2, syscall: 'spawn isulats-no-such-binary', message: 'spawn isulats-no-such-binary ENOENT' });
-    await expect(runner.run({ cmd: join(dir, 'absent'), args: [] })).rejects.toMatchObject({ code: 'ENOENT' });
-    await writeFile(join(dir, 'not-executable'), 'echo hi\n');
-    await expect(runner.run({ cmd: join(dir, 'not-executable'), args: [] })).rejects.toMatchObject({ code: 'EACCES' });
-    await expect(runner.run({ cmd: 'true', args: [], cwd: join(dir, 'no-such-dir') })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(runner.run({ cmd: join(tmp.dir, 'absent'), args: [] })).rejects.toMatchObject({ code: 'ENOENT' });
+    await writeFile(join(tmp.dir, 'not-executable'), 'echo hi\n');
+    await expect(runner.run({ cmd: join(tmp.dir, 'not-executable'), args: [] })).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(runner.run({ cmd: 'true', args: [], cwd: join(tmp.dir, 'no-such-dir') })).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('runs in cwd with exactly the given environment, searching its PATH', async () => {
-    expect((await runner.run({ cmd: 'pwd', args: [], cwd: dir })).stdout.toString()).toBe(`${dir}\n`);
+    expect((await runner.run({ cmd: 'pwd', args: [], cwd: tmp.dir })).stdout.toString()).toBe(`${tmp.dir}\n`);
     const env = await runner.run({ cmd: '/usr/bin/env', args: [], env: { ISULATS_T: 'a b=c', PATH } });
     expect(env.stdout.toString().split('\n').filter(Boolean).sort()).toEqual([`ISULATS_T=a b=c`, `PATH=${PATH}`]);
-    await writeFile(join(dir, 'tool-isulats-t'), '#!/bin/sh\necho "$0 $1"\n');
-    await chmod(join(dir, 'tool-isulats-t'), 0o755);
-    // Found through the PATH given in env (this process's PATH does not have dir).
-    const found = await runner.run({ cmd: 'tool-isulats-t', args: ['arg'], env: { PATH: `/nonexistent:${dir}:/usr/bin:/bin` } });
-    expect(found.stdout.toString()).toBe(`${dir}/tool-isulats-t arg\n`);
+    await writeFile(join(tmp.dir, 'tool-isulats-t'), '#!/bin/sh\necho "$0 $1"\n');
+    await chmod(join(tmp.dir, 'tool-isulats-t'), 0o755);
+    // Found through the PATH given in env (this process's PATH does not have the temp dir).
+    const found = await runner.run({ cmd: 'tool-isulats-t', args: ['arg'], env: { PATH: `/nonexistent:${tmp.dir}:/usr/bin:/bin` } });
+    expect(found.stdout.toString()).toBe(`${tmp.dir}/tool-isulats-t arg\n`);
     await expect(runner.run({ cmd: 'tool-isulats-t', args: [] })).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(runner.run({ cmd: 'sh', args: [], env: { PATH: '/nonexistent' } })).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -158,7 +163,7 @@ describe.each([
       if (args.includes('fail')) throw new Error('injected failure');
     });
     try {
-      const marker = join(dir, 'hook-marker');
+      const marker = join(tmp.dir, 'hook-marker');
       await expect(runner.run({ cmd: 'touch', args: [marker, 'fail'] })).rejects.toThrow('injected failure');
       await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
       expect((await runner.run({ cmd: 'true', args: ['ok'] })).code).toBe(0);
@@ -262,19 +267,7 @@ describe.each([
   ['node', '0'],
 ])('ProcessRunner.runDetached/spawnWithSyncPipe through %s spawning', (path, flag) => {
   const runner = new ProcessRunner();
-  let saved: string | undefined;
-  let dir: string;
-
-  beforeAll(async () => {
-    saved = process.env.ISULATS_NATIVE_SPAWN;
-    process.env.ISULATS_NATIVE_SPAWN = flag;
-    dir = await makeTempDir('ist-prd-');
-  });
-  afterAll(async () => {
-    if (saved === undefined) delete process.env.ISULATS_NATIVE_SPAWN;
-    else process.env.ISULATS_NATIVE_SPAWN = saved;
-    await removeTempDir(dir);
-  });
+  const tmp = useSpawnPath(flag, 'ist-prd-');
 
   it('takes the path under test', () => {
     if (path === 'native') expect(hasSpawnDetached()).toBe(true);
@@ -291,14 +284,14 @@ describe.each([
       code: 'ENOENT',
       message: 'spawn isulats-no-such-binary ENOENT',
     });
-    await expect(runner.runDetached({ cmd: 'true', args: [], cwd: join(dir, 'no-such-dir') })).rejects.toMatchObject({ code: 'ENOENT' });
-    const env = join(dir, 'env');
-    expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `env > ${env}`], env: { ISULATS_T: 'x', PATH }, cwd: dir })).toEqual({ code: 0 });
+    await expect(runner.runDetached({ cmd: 'true', args: [], cwd: join(tmp.dir, 'no-such-dir') })).rejects.toMatchObject({ code: 'ENOENT' });
+    const env = join(tmp.dir, 'env');
+    expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `env > ${env}`], env: { ISULATS_T: 'x', PATH }, cwd: tmp.dir })).toEqual({ code: 0 });
     expect((await readFile(env, 'utf8')).split('\n')).toContain('ISULATS_T=x');
   });
 
   it('starts the child in a session of its own, stdio on /dev/null, default signals', async () => {
-    const pidFile = join(dir, 'detached.pid');
+    const pidFile = join(tmp.dir, 'detached.pid');
     // A child writing lots to stdout/stderr neither blocks nor reaches us; then it waits to be looked at.
     const script = `head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; exec sleep 3`;
     const started = Date.now();
@@ -329,7 +322,7 @@ describe.each([
   }, 30_000);
 
   it('reports the exit without waiting for a grandchild that keeps running', async () => {
-    const pidFile = join(dir, 'grandchild.pid');
+    const pidFile = join(tmp.dir, 'grandchild.pid');
     try {
       const started = Date.now();
       expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `sleep 30 & echo $! > ${pidFile}; exit 0`] })).toEqual({ code: 0 });
@@ -352,7 +345,7 @@ describe.each([
     expect(await p.exited).toEqual({ code: 0 });
     p.sync.destroy();
     // A daemonized grandchild keeps fd 3 open (as conmon does): the message still arrives at once.
-    const pidFile = join(dir, 'holder.pid');
+    const pidFile = join(tmp.dir, 'holder.pid');
     try {
       const held = await runner.spawnWithSyncPipe({
         cmd: 'sh',
@@ -368,7 +361,7 @@ describe.each([
   }, 30_000);
 
   it('runs hooks before the process starts', async () => {
-    const marker = join(dir, 'hook-marker');
+    const marker = join(tmp.dir, 'hook-marker');
     const remove = runner.addHook((cmd) => {
       if (cmd === 'touch') throw new Error('injected failure');
     });
