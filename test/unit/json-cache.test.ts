@@ -15,6 +15,7 @@ describe('JsonFileCache', () => {
     const cache = new JsonFileCache();
     const file = join(dir, 'a.json');
     await writeJsonAtomic(file, { n: 1 });
+    await new Promise((r) => setTimeout(r, 150));
     const first = await cache.read<{ n: number }>(file);
     expect(first).toEqual({ n: 1 });
     first.n = 99;
@@ -29,6 +30,21 @@ describe('JsonFileCache', () => {
     await writeFile(other, '{"n":"moved"}');
     await rename(other, file);
     expect(await cache.read(file)).toEqual({ n: 'moved' });
+  });
+
+  it('keeps no parse of a file changed within the last 100 ms (its change could repeat its stat)', async () => {
+    const cache = new JsonFileCache();
+    const held = () => [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
+    const file = join(dir, 'racy.json');
+    // Same size, same inode if the file system reuses it: only the times can differ, and coarsely.
+    for (let i = 0; i < 5; i++) {
+      await writeJsonAtomic(file, { n: i });
+      expect(await cache.read(file)).toEqual({ n: i });
+    }
+    expect(held()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await cache.read(file)).toEqual({ n: 4 });
+    expect(held()).toEqual([file]);
   });
 
   it('answers the fallback for a missing file and forgets a removed one', async () => {
@@ -46,6 +62,7 @@ describe('JsonFileCache', () => {
     const cache = new JsonFileCache(2);
     const files = ['x', 'y', 'z'].map((n) => join(dir, `${n}.json`));
     for (const [i, f] of files.entries()) await writeJsonAtomic(f, { i });
+    await new Promise((r) => setTimeout(r, 150));
     await cache.read(files[0]!);
     await cache.read(files[1]!);
     await cache.read(files[0]!);

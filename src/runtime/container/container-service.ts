@@ -93,7 +93,8 @@ export class ContainerService {
       await ctx.containerNames.reserve(name, id);
       undo.push('release name', () => ctx.containerNames.release(name, id));
       runtimeFailpoint('create-after-name');
-      const snap = await ctx.snapshots.prepare(id, image.id);
+      // Its record's fsync overlaps the container record's commit below.
+      const snap = await ctx.snapshots.prepare(id, image, { durable: false });
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
       const built = buildContainerSpec({
@@ -131,7 +132,7 @@ export class ContainerService {
       runtimeFailpoint('create-after-bundle');
       // runc and conmon start at StartContainer (as containerd's task): a created container is its
       // bundle, rootfs and record, so CreateContainer costs no process and a never-started one none either.
-      const created = await ctx.containers.update(id, () => ({ ...record, creating: undefined }));
+      const [created] = await Promise.all([ctx.containers.update(id, () => ({ ...record, creating: undefined })), ctx.snapshots.persist(id)]);
       runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs(), status: containerStatusOf(created) });
       await ctx.nri?.postCreateContainer(id);

@@ -4,16 +4,23 @@
 // The record (snapshot.json) lives with the rw layer, so after a reboot or a
 // restart `mount(key)` brings the same rootfs back; mount and unmount are
 // idempotent, and remove never leaves a mount behind.
-import { lstat, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { invalidArgument, notFound } from '../errors.js';
 import { MNT, mount as sysMount, umount2 } from '../native.js';
-import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
+import { fsyncDir, readJson, writeJsonAtomic } from '../store/atomic-file.js';
 import { withFileLock } from '../store/lock.js';
 
 /** What the snapshotter needs from the image service. */
 export interface ImageResolver {
-  resolveImage(ref: string): Promise<{ id: string; chainIds: string[]; snapshotDirs: string[] }>;
+  resolveImage(ref: string): Promise<ResolvedLayers>;
+}
+
+/** An image as the snapshotter stacks it. */
+export interface ResolvedLayers {
+  id: string;
+  chainIds: string[];
+  snapshotDirs: string[];
 }
 
 export interface SnapshotMounts {
@@ -71,13 +78,18 @@ export class OverlaySnapshotter {
     return withFileLock(join(this.lockDir, `${key}.lock`), fn, { timeoutMs: 60_000 });
   }
 
-  /** Creates the rw layer for `key` over `image` and mounts it; an existing key is returned (and mounted) as is. */
-  async prepare(key: string, image: string): Promise<SnapshotMounts> {
+  /**
+   * Creates the rw layer for `key` over `image` (a name, or the image the caller already resolved)
+   * and mounts it; an existing key is returned (and mounted) as is. `durable: false` leaves the
+   * record's fsync to `persist`, so a caller can overlap it with its own committing write.
+   */
+  async prepare(key: string, image: string | ResolvedLayers, opts: { durable?: boolean } = {}): Promise<SnapshotMounts> {
     this.check(key);
     return this.lock(key, async () => {
       let record = await this.get(key);
+      const fresh = !record;
       if (!record) {
-        const resolved = await this.opts.images.resolveImage(image);
+        const resolved = typeof image === 'string' ? await this.opts.images.resolveImage(image) : image;
         const base = join(this.rwDir, key);
         const upperdir = join(base, 'fs');
         const workdir = join(base, 'work');
@@ -100,11 +112,24 @@ export class OverlaySnapshotter {
           lowerdirs,
           createdAt: new Date().toISOString(),
         };
-        await writeJsonAtomic(this.recordPath(key), record);
+        await writeJsonAtomic(this.recordPath(key), record, 0o644, { durable: opts.durable ?? true });
       }
-      await this.mountRecord(record);
+      await this.mountRecord(record, fresh);
       return pick(record);
     });
+  }
+
+  /** Makes a record prepared with `durable: false` survive power loss (its file, then its directory). */
+  async persist(key: string): Promise<void> {
+    this.check(key);
+    const file = this.recordPath(key);
+    const handle = await open(file, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsyncDir(join(this.rwDir, key));
   }
 
   async get(key: string): Promise<ContainerSnapshot | undefined> {
@@ -160,9 +185,11 @@ export class OverlaySnapshotter {
     return out;
   }
 
-  private async mountRecord(record: ContainerSnapshot): Promise<void> {
+  /** Mounts the record's overlay unless it is mounted; `fresh`: just made under our lock, so it cannot be. */
+  private async mountRecord(record: ContainerSnapshot, fresh = false): Promise<void> {
     await mkdir(record.mountpoint, { recursive: true, mode: 0o755 });
-    if ((await mountedPaths()).has(record.mountpoint)) return;
+    // Reading /proc/self/mountinfo grows with every pod on the node: skipped when it cannot matter.
+    if (!fresh && (await mountedPaths()).has(record.mountpoint)) return;
     const data = `lowerdir=${record.lowerdirs.join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
     if (data.length <= MAX_MOUNT_DATA) {
       sysMount('overlay', record.mountpoint, 'overlay', 0, data);
