@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rename } from 'node:fs/promises';
+import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait.js';
@@ -104,6 +104,9 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     await e.removePodSandbox({ podSandboxId });
     unhook();
     expect(ranAfterStop).toEqual([]);
+    // Their lock files went with them (the lock directories do not grow with every pod ever run).
+    const lockFiles = (await readdir(fx.dir, { recursive: true })).filter((f) => f.endsWith('.lock'));
+    expect(lockFiles.filter((f) => f.includes(podSandboxId) || f.includes(containerId))).toEqual([]);
     expect((await e.listPodSandbox({})).items.find((p) => p.id === podSandboxId)).toBeUndefined();
     expect((await e.listContainers({})).containers).toEqual([]);
     expect(await mountsUnder(fx.dir)).toEqual([]);

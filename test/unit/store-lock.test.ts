@@ -1,11 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJson, writeFileAtomic, writeJsonAtomic } from '../../src/runtime/store/atomic-file.js';
-import { withFileLock } from '../../src/runtime/store/lock.js';
+import { removeHeldLock, withFileLock } from '../../src/runtime/store/lock.js';
 
 let dir: string;
 const addon = join(process.cwd(), 'build', 'Release', 'isulats.node');
@@ -72,6 +73,44 @@ describe('withFileLock', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
+  });
+
+  it('removes a lock file only from inside its exclusive holder', async () => {
+    const lock = join(dir, 'r.lock');
+    await withFileLock(lock, async () => undefined);
+    removeHeldLock(lock);
+    expect(existsSync(lock)).toBe(true);
+    await withFileLock(lock, async () => removeHeldLock(lock));
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('lets a waiter whose lock file was removed lock the path anew, one holder at a time', async () => {
+    const lock = join(dir, 'e.lock');
+    // Other spellings of the same path: each is its own in-process queue, so the three contend
+    // through flock alone, as three processes would.
+    const alias = (dots: number) => `${dir}/${'./'.repeat(dots)}e.lock`;
+    let inside = 0;
+    let most = 0;
+    const ran: string[] = [];
+    const enter = async (name: string) => {
+      inside++;
+      most = Math.max(most, inside);
+      ran.push(name);
+      await sleep(80);
+      inside--;
+    };
+    let waiter!: Promise<void>;
+    await withFileLock(lock, async () => {
+      waiter = withFileLock(alias(1), () => enter('waiter'));
+      await sleep(50);
+      removeHeldLock(lock);
+      expect(existsSync(lock)).toBe(false);
+    });
+    // Comes after the removal: opens (creates) the path's new file.
+    const late = withFileLock(alias(2), () => enter('late'));
+    await Promise.all([waiter, late]);
+    expect(ran.sort()).toEqual(['late', 'waiter']);
+    expect(most).toBe(1);
   });
 
   it('releases the lock when the function throws', async () => {

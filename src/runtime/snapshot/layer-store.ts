@@ -8,7 +8,7 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir, writeJsonAtomic } from '../store/atomic-file.js';
 import { JsonFileCache } from '../store/json-cache.js';
-import { withFileLock } from '../store/lock.js';
+import { removeHeldLock, withFileLock } from '../store/lock.js';
 import { digestHex } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { cleanTempDir } from '../store/blob-store.js';
@@ -112,6 +112,7 @@ export class LayerStore {
         throw error;
       }
       await rm(doomed, { recursive: true, force: true });
+      removeHeldLock(join(this.lockDir, `${hex}.lock`));
     });
   }
 }

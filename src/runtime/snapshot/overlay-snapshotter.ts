@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { invalidArgument, notFound } from '../errors.js';
 import { MNT, mount as sysMount, umount2 } from '../native.js';
 import { fsyncDir, readJson, writeJsonAtomic } from '../store/atomic-file.js';
-import { withFileLock } from '../store/lock.js';
+import { removeHeldLock, withFileLock } from '../store/lock.js';
 
 /** What the snapshotter needs from the image service. */
 export interface ImageResolver {
@@ -162,6 +162,7 @@ export class OverlaySnapshotter {
       await this.unmountPath(mountpoint);
       await rm(mountpoint, { recursive: true, force: true });
       await rm(join(this.rwDir, key), { recursive: true, force: true });
+      removeHeldLock(join(this.lockDir, `${key}.lock`));
     });
   }
 

@@ -2,7 +2,7 @@
 // drops a flock when its holder dies, so a SIGKILLed holder never leaves a
 // stale lock. Waiting polls a non-blocking attempt with short sleeps: a
 // blocking flock would freeze the event loop.
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IsulatsError } from '../errors.js';
@@ -14,6 +14,12 @@ export interface LockOptions {
   /** Give up after this long (default 5 minutes: a pull may hold a blob lock while downloading). */
   timeoutMs?: number;
 }
+
+// A lock file can be removed with its object (removeHeldLock, by its holder only), so that a
+// node's lock directories do not keep a file for every pod and container that ever ran. A waiter
+// may meanwhile have opened the removed file: once it holds the flock it checks that the path
+// still names the file it locked, and otherwise opens the path again.
+const held = new Set<string>();
 
 // flock belongs to the open file description, so separate opens in one process
 // exclude each other as across processes. Exclusive holders in this process
@@ -41,12 +47,43 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
 
 async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, deadline: number, timeoutMs: number): Promise<T> {
   mkdirSync(dirname(lockPath), { recursive: true });
-  const fd = openSync(lockPath, 'a', 0o600);
+  for (;;) {
+    const fd = openSync(lockPath, 'a', 0o600);
+    try {
+      await acquire(fd, lockPath, exclusive, deadline, timeoutMs);
+      if (!sameFile(fd, lockPath)) continue; // removed (or replaced) while we waited: lock the path anew
+      if (exclusive) held.add(lockPath);
+      try {
+        return await fn();
+      } finally {
+        held.delete(lockPath);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function sameFile(fd: number, path: string): boolean {
   try {
-    await acquire(fd, lockPath, exclusive, deadline, timeoutMs);
-    return await fn();
-  } finally {
-    closeSync(fd);
+    const a = fstatSync(fd);
+    const b = statSync(path);
+    return a.ino === b.ino && a.dev === b.dev;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes the lock file of an object being removed, from inside the exclusive withFileLock that
+ * holds it (a no-op anywhere else: removing a lock someone else holds would let a third party in).
+ */
+export function removeHeldLock(lockPath: string): void {
+  if (!held.has(lockPath)) return;
+  try {
+    unlinkSync(lockPath);
+  } catch {
+    // already gone
   }
 }
 

@@ -7,7 +7,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, notFound } from '../errors.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
-import { withFileLock } from './lock.js';
+import { removeHeldLock, withFileLock } from './lock.js';
 
 export interface StoredObject {
   id: string;
@@ -39,7 +39,11 @@ export class StateStore<T extends StoredObject> {
 
   /** Runs fn while holding the object's exclusive lock. */
   withLock<R>(id: string, fn: () => Promise<R>): Promise<R> {
-    return withFileLock(join(this.lockDir, `${id}.lock`), fn, { timeoutMs: 120_000 });
+    return withFileLock(this.lockPath(id), fn, { timeoutMs: 120_000 });
+  }
+
+  private lockPath(id: string): string {
+    return join(this.lockDir, `${id}.lock`);
   }
 
   async create(record: T): Promise<void> {
@@ -84,8 +88,10 @@ export class StateStore<T extends StoredObject> {
     await writeJsonAtomic(this.metaPath(record.id), record);
   }
 
+  /** Deletes the object; from inside withLock(id), its lock file goes too. */
   async remove(id: string): Promise<void> {
     await rm(this.objectDir(id), { recursive: true, force: true });
+    removeHeldLock(this.lockPath(id));
   }
 
   async ids(): Promise<string[]> {
