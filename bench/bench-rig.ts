@@ -1,8 +1,9 @@
 // Teardown shared by the benches that run isulats daemon next to a rig containerd and registry:
 // each part is stopped even when another fails (failures are printed, not thrown), then the dir.
 import type { Containerd } from '../test/rig/containerd.js';
-import type { Registry } from '../test/rig/registry.js';
-import { removeTempDir } from '../test/rig/temp-dir.js';
+import { pushRigImages, type PushedImages } from '../test/rig/images.js';
+import { startRegistry, type Registry } from '../test/rig/registry.js';
+import { makeTempDir, removeTempDir } from '../test/rig/temp-dir.js';
 import type { IsulatsDaemon } from '../test/rig/isulats-daemon.js';
 
 export interface BenchRig {
@@ -25,5 +26,26 @@ export function runBench(main: () => Promise<void>): void {
   main().catch((error: Error) => {
     console.error(`bench: ${error.message}`);
     process.exitCode = 1;
+  });
+}
+
+/** A bench's rig once its registry serves the rig images; daemons and containerd it starts join it. */
+export interface OpenBenchRig extends BenchRig {
+  daemons: IsulatsDaemon[];
+  registry: Registry;
+  images: PushedImages;
+}
+
+/** runBench with a temp dir, a registry and the rig images set up first and everything torn down after. */
+export function runBenchWithRig(main: (rig: OpenBenchRig) => Promise<void>): void {
+  runBench(async () => {
+    const rig: Partial<OpenBenchRig> & BenchRig = { dir: await makeTempDir('ist-br-'), daemons: [] };
+    try {
+      rig.registry = await startRegistry();
+      rig.images = await pushRigImages(rig.registry.host);
+      await main(rig as OpenBenchRig);
+    } finally {
+      await teardownBenchRig(rig);
+    }
   });
 }

@@ -3,13 +3,10 @@
 // Usage: node bench/daemon/run.mjs --rpc [ITERATIONS]   (default 10; needs root)
 //   BENCH_DAEMON_ENV=K=V,K=V: environment for the daemon (e.g. ISULATS_DAEMON_REEXEC=0: Node's defaults).
 import { randomUUID } from 'node:crypto';
-import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
+import { startContainerd } from '../../test/rig/containerd.js';
 import { openCriClient } from '../../test/rig/cri-client.js';
-import { pushRigImages } from '../../test/rig/images.js';
-import { startRegistry, type Registry } from '../../test/rig/registry.js';
-import { makeTempDir } from '../../test/rig/temp-dir.js';
-import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
-import { runBench, teardownBenchRig } from '../bench-rig.js';
+import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
+import { runBenchWithRig } from '../bench-rig.js';
 
 const iterations = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '10');
 const OPS = ['ListPodSandbox', 'RunPodSandbox', 'ImageStatus', 'CreateContainer', 'StartContainer', 'ExecSync', 'StopContainer', 'StopPodSandbox', 'RemovePodSandbox'] as const;
@@ -48,35 +45,24 @@ async function measure(endpoint: string, image: string): Promise<Map<string, num
   return times;
 }
 
-async function main(): Promise<void> {
-  let registry: Registry | undefined;
-  let containerd: Containerd | undefined;
-  const daemons: IsulatsDaemon[] = [];
-  const dir = await makeTempDir('ist-br-');
-  try {
-    registry = await startRegistry();
-    const images = await pushRigImages(registry.host);
-    const env = Object.fromEntries((process.env.BENCH_DAEMON_ENV ?? '').split(',').filter(Boolean).map((kv) => [kv.split('=')[0]!, kv.split('=').slice(1).join('=')]));
-    const daemon = await startIsulatsDaemon({ podSandboxImage: images.pause, env });
-    daemons.push(daemon);
-    containerd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [registry.host] });
-    const targets = [{ name: 'isulats', endpoint: daemon.endpoint }, { name: 'containerd', endpoint: containerd.endpoint }];
-    for (const t of targets) {
-      const cri = openCriClient(t.endpoint);
-      for (const image of [images.busybox, images.pause]) await cri.image('PullImage', { image: { image } }, 120_000);
-      cri.close();
-    }
-    const results = [];
-    for (const t of targets) results.push(await measure(t.endpoint, images.busybox));
-    console.log(`median ms per RPC over ${iterations} iterations, one in-process client`);
-    console.log(`${'rpc'.padEnd(18)}${'isulats'.padStart(9)}${'containerd'.padStart(12)}${'ratio'.padStart(8)}`);
-    for (const op of OPS) {
-      const [a, b] = results.map((r) => median(r.get(op)!));
-      console.log(`${op.padEnd(18)}${a!.toFixed(1).padStart(9)}${b!.toFixed(1).padStart(12)}${(a! / b!).toFixed(2).padStart(8)}`);
-    }
-  } finally {
-    await teardownBenchRig({ daemons, containerd, registry, dir });
+runBenchWithRig(async (rig) => {
+  const { images } = rig;
+  const env = Object.fromEntries((process.env.BENCH_DAEMON_ENV ?? '').split(',').filter(Boolean).map((kv) => [kv.split('=')[0]!, kv.split('=').slice(1).join('=')]));
+  const daemon = await startIsulatsDaemon({ podSandboxImage: images.pause, env });
+  rig.daemons.push(daemon);
+  const containerd = (rig.containerd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [rig.registry.host] }));
+  const targets = [{ name: 'isulats', endpoint: daemon.endpoint }, { name: 'containerd', endpoint: containerd.endpoint }];
+  for (const t of targets) {
+    const cri = openCriClient(t.endpoint);
+    for (const image of [images.busybox, images.pause]) await cri.image('PullImage', { image: { image } }, 120_000);
+    cri.close();
   }
-}
-
-runBench(main);
+  const results = [];
+  for (const t of targets) results.push(await measure(t.endpoint, images.busybox));
+  console.log(`median ms per RPC over ${iterations} iterations, one in-process client`);
+  console.log(`${'rpc'.padEnd(18)}${'isulats'.padStart(9)}${'containerd'.padStart(12)}${'ratio'.padStart(8)}`);
+  for (const op of OPS) {
+    const [a, b] = results.map((r) => median(r.get(op)!));
+    console.log(`${op.padEnd(18)}${a!.toFixed(1).padStart(9)}${b!.toFixed(1).padStart(12)}${(a! / b!).toFixed(2).padStart(8)}`);
+  }
+});

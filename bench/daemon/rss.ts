@@ -12,13 +12,10 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { REPO_ROOT } from '../../test/rig/cli.js';
-import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
-import { pushRigImages } from '../../test/rig/images.js';
+import { startContainerd } from '../../test/rig/containerd.js';
 import { writeContainerConfig, writePodConfig } from '../../test/rig/pod-configs.js';
-import { startRegistry, type Registry } from '../../test/rig/registry.js';
-import { makeTempDir } from '../../test/rig/temp-dir.js';
-import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
-import { runBench, teardownBenchRig } from '../bench-rig.js';
+import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
+import { runBenchWithRig } from '../bench-rig.js';
 import { runPodsInProcess } from './common.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--rss');
@@ -84,56 +81,45 @@ async function runPods(target: Target, dir: string, image: string): Promise<{ ms
   return { ms: Number(process.hrtime.bigint() - t0) / 1e6, failures: errors.length };
 }
 
-async function main(): Promise<void> {
-  let registry: Registry | undefined;
-  let containerd: Containerd | undefined;
-  const daemons: IsulatsDaemon[] = [];
-  const dir = await makeTempDir('ist-br-');
-  try {
-    registry = await startRegistry();
-    const images = await pushRigImages(registry.host);
-    const targets: Target[] = [];
-    for (const v of variants) {
-      const d = await startIsulatsDaemon({ podSandboxImage: images.pause, nodeArgs: v.nodeArgs, env: v.env });
-      daemons.push(d);
-      targets.push({ name: v.name, endpoint: d.endpoint, pid: d.pid });
-    }
-    if (process.env.BENCH_NO_CONTAINERD !== '1') {
-      containerd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [registry.host] });
-      targets.push({ name: 'containerd', endpoint: containerd.endpoint, pid: containerd.pid });
-    }
-    for (const t of targets) {
-      for (const img of [images.busybox, images.pause]) if ((await cli(t.endpoint, ['pull', img])) !== 0) throw new Error(`${t.name}: pull ${img} failed`);
-    }
-    console.log(`N=${n} pods per target, ${mode} clients; memory in MB, CPU in ms`);
-    console.log(['target', 'wall', 'failed', 'RSS before', 'RSS after', 'HWM', 'anon', 'file', 'threads', 'cpu self', 'cpu children'].join('\t'));
-    for (const t of targets) {
-      const before = await memory(t.pid);
-      const cpu0 = await procStat(t.pid);
-      const r = await runPods(t, dir, images.busybox);
-      await new Promise((res) => setTimeout(res, 1000));
-      const after = await memory(t.pid);
-      const cpu1 = await procStat(t.pid);
-      const mb = (kb = 0) => (kb / 1024).toFixed(1);
-      console.log([t.name, r.ms.toFixed(0), r.failures, mb(before.VmRSS), mb(after.VmRSS), mb(after.VmHWM), mb(after.RssAnon), mb(after.RssFile), after.Threads,
-        (cpu1.self - cpu0.self).toFixed(0), (cpu1.children - cpu0.children).toFixed(0)].join('\t'));
-      if (process.env.BENCH_SMAPS) {
-        // RSS by mapping name (files, [heap], [stack], anonymous), largest first.
-        const by = new Map<string, number>();
-        let name = '';
-        for (const line of (await readFile(`/proc/${t.pid}/smaps`, 'utf8')).split('\n')) {
-          const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-          if (head) name = head[1] || '(anonymous)';
-          const rss = /^Rss:\s+(\d+)/.exec(line);
-          if (rss) by.set(name, (by.get(name) ?? 0) + Number(rss[1]));
-        }
-        console.log([...by].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `  ${(v / 1024).toFixed(1)} MB ${k}`).join('\n'));
-      }
-      await cli(t.endpoint, ['rmp', '-a', '-f']);
-    }
-  } finally {
-    await teardownBenchRig({ daemons, containerd, registry, dir });
+runBenchWithRig(async (rig) => {
+  const { images, daemons, dir } = rig;
+  const targets: Target[] = [];
+  for (const v of variants) {
+    const d = await startIsulatsDaemon({ podSandboxImage: images.pause, nodeArgs: v.nodeArgs, env: v.env });
+    daemons.push(d);
+    targets.push({ name: v.name, endpoint: d.endpoint, pid: d.pid });
   }
-}
-
-runBench(main);
+  if (process.env.BENCH_NO_CONTAINERD !== '1') {
+    const containerd = (rig.containerd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [rig.registry.host] }));
+    targets.push({ name: 'containerd', endpoint: containerd.endpoint, pid: containerd.pid });
+  }
+  for (const t of targets) {
+    for (const img of [images.busybox, images.pause]) if ((await cli(t.endpoint, ['pull', img])) !== 0) throw new Error(`${t.name}: pull ${img} failed`);
+  }
+  console.log(`N=${n} pods per target, ${mode} clients; memory in MB, CPU in ms`);
+  console.log(['target', 'wall', 'failed', 'RSS before', 'RSS after', 'HWM', 'anon', 'file', 'threads', 'cpu self', 'cpu children'].join('\t'));
+  for (const t of targets) {
+    const before = await memory(t.pid);
+    const cpu0 = await procStat(t.pid);
+    const r = await runPods(t, dir, images.busybox);
+    await new Promise((res) => setTimeout(res, 1000));
+    const after = await memory(t.pid);
+    const cpu1 = await procStat(t.pid);
+    const mb = (kb = 0) => (kb / 1024).toFixed(1);
+    console.log([t.name, r.ms.toFixed(0), r.failures, mb(before.VmRSS), mb(after.VmRSS), mb(after.VmHWM), mb(after.RssAnon), mb(after.RssFile), after.Threads,
+      (cpu1.self - cpu0.self).toFixed(0), (cpu1.children - cpu0.children).toFixed(0)].join('\t'));
+    if (process.env.BENCH_SMAPS) {
+      // RSS by mapping name (files, [heap], [stack], anonymous), largest first.
+      const by = new Map<string, number>();
+      let name = '';
+      for (const line of (await readFile(`/proc/${t.pid}/smaps`, 'utf8')).split('\n')) {
+        const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+        if (head) name = head[1] || '(anonymous)';
+        const rss = /^Rss:\s+(\d+)/.exec(line);
+        if (rss) by.set(name, (by.get(name) ?? 0) + Number(rss[1]));
+      }
+      console.log([...by].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `  ${(v / 1024).toFixed(1)} MB ${k}`).join('\n'));
+    }
+    await cli(t.endpoint, ['rmp', '-a', '-f']);
+  }
+});

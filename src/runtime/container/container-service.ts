@@ -1,7 +1,7 @@
 // Container RPCs. A container's process runs under conmon, so it survives
 // the engine process; its exit is observed from conmon's exit file and
 // written back to the record on the next read (refresh).
-import { access, lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
@@ -209,7 +209,7 @@ export class ContainerService {
 
   /** runc's view of the container, without a process when runc has never heard of it. */
   private async runcState(id: string): Promise<OciState | undefined> {
-    if (!(await pathExists(join(this.ctx.paths.runcRoot, id)))) return undefined;
+    if (!(await this.ctx.oci.known(id))) return undefined;
     return this.ctx.oci.state(id).catch(() => undefined);
   }
 
@@ -321,7 +321,7 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
-      if (await pathExists(join(this.ctx.paths.runcRoot, id))) await this.ctx.oci.delete(id, true);
+      if (await this.ctx.oci.known(id)) await this.ctx.oci.delete(id, true);
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
@@ -587,10 +587,6 @@ export class ContainerService {
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
-}
-
-async function pathExists(path: string): Promise<boolean> {
-  return access(path).then(() => true, () => false);
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {

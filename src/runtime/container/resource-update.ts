@@ -1,15 +1,14 @@
 // Resource updates (CRI UpdateContainerResources, NRI container updates) reach a running container
 // through `runc update`. A created container has no runc container yet (runc runs at
 // StartContainer), so the update goes into its bundle's spec, where `runc create` will read it.
-import { access, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine-context.js';
 import type { LinuxResourcesUpdate } from '../oci/cgroups.js';
 import type { ContainerRecord } from './container-record.js';
 
 export async function applyResourceUpdate(ctx: EngineContext, record: ContainerRecord, update: LinuxResourcesUpdate): Promise<void> {
-  const launched = await access(join(ctx.paths.runcRoot, record.id)).then(() => true, () => false);
-  if (launched) return ctx.oci.update(record.id, record.cgroupsPath, update);
+  if (await ctx.oci.known(record.id)) return ctx.oci.update(record.id, record.cgroupsPath, update);
   const file = join(record.bundle, 'config.json');
   const spec = JSON.parse(await readFile(file, 'utf8')) as { linux?: { resources?: Record<string, unknown> } };
   spec.linux = { ...spec.linux, resources: mergeResources(spec.linux?.resources ?? {}, update) };

@@ -6,6 +6,7 @@ import type * as cri from '../../api/cri.js';
 import type { ImageApi, PullProgress } from '../../client/backend.js';
 import { failedPrecondition, invalidArgument, IsulatsError, notFound } from '../errors.js';
 import { buildFromRootfs, importRootfs, type BuildConfig } from './image-build.js';
+import { JsonFileCache } from '../store/json-cache.js';
 import { ImageContext } from './image-context.js';
 import { pull } from './image-pull.js';
 import type { ImageRecord } from './image-store.js';
@@ -49,7 +50,7 @@ export const DEFAULT_AUTH_FILE = '/root/.isulats/auths.json';
 export class ImageService implements ImageApi {
   readonly ctx: ImageContext;
   private readonly auths: AuthsFileStore;
-  private readonly configs = new Map<string, OciImageConfig>();
+  private readonly configs = new JsonFileCache(64);
 
   private constructor(private readonly opts: ImageServiceOptions) {
     this.ctx = new ImageContext(opts.root);
@@ -308,18 +309,9 @@ export class ImageService implements ImageApi {
     });
   }
 
-  /** The image's config; content-addressed, so kept parsed once read (a few, most recent). */
-  private async config(record: ImageRecord): Promise<OciImageConfig> {
-    const digest = record.config.digest;
-    let parsed = this.configs.get(digest);
-    if (!parsed) {
-      parsed = JSON.parse((await this.ctx.blobs.read(digest)).toString('utf8')) as OciImageConfig;
-      if (this.configs.size >= 64) this.configs.delete(this.configs.keys().next().value!);
-    } else {
-      this.configs.delete(digest);
-    }
-    this.configs.set(digest, parsed);
-    return structuredClone(parsed);
+  /** The image's config blob, kept parsed while unchanged (as the image records are). */
+  private config(record: ImageRecord): Promise<OciImageConfig> {
+    return this.configs.read<OciImageConfig>(this.ctx.blobs.path(record.config.digest));
   }
 
   private async toCri(record: ImageRecord, repoTags: string[]): Promise<cri.Image> {

@@ -58,6 +58,8 @@ export interface OciRuntime {
   delete(id: string, force?: boolean): Promise<void>;
   /** undefined when the runtime does not know the container. */
   state(id: string): Promise<OciState | undefined>;
+  /** Whether the runtime has the container at all, told from its state dir (no process). */
+  known(id: string): Promise<boolean>;
   exec(id: string, process: OciProcess, opts: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult>;
   execStream(id: string, process: OciProcess, io: StreamIO): Promise<number>;
   attach(id: string, bundle: string, io: StreamIO): Promise<void>;

@@ -5,7 +5,7 @@
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
@@ -101,6 +101,10 @@ export class RuncConmonRuntime implements OciRuntime {
       if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
     }
     throw unavailable(`${this.runc} not found on PATH`);
+  }
+
+  async known(id: string): Promise<boolean> {
+    return access(join(this.opts.runcRoot, id)).then(() => true, () => false);
   }
 
   async start(id: string): Promise<void> {

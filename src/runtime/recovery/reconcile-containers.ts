@@ -18,8 +18,7 @@ export async function reconcileCreatedContainers(ctx: EngineContext): Promise<vo
     // runc has no container before StartContainer runs (the usual created container), and keeps
     // exec.fifo until `runc start` (a StartContainer killed between conmon and `runc start`, which
     // the next StartContainer finishes).
-    const runcDir = join(ctx.paths.runcRoot, r.id);
-    if (!(await exists(runcDir)) || (await exists(join(runcDir, 'exec.fifo')))) continue;
+    if (!(await ctx.oci.known(r.id)) || (await exists(join(ctx.paths.runcRoot, r.id, 'exec.fifo')))) continue;
     // Under the record's lock: StartContainer holds it from `runc start` to its record write.
     await ctx.containers.withLock(r.id, async () => {
       const current = await ctx.containers.get(r.id);
