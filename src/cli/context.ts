@@ -2,6 +2,7 @@
 // and a lazily opened backend (so `--help`-like paths never connect).
 import type { CriBackend } from '../client/backend.js';
 import type { ClientConfig } from '../client/config-file.js';
+import type { CommandInfo } from './command-info.js';
 import { parseDuration } from './duration.js';
 
 export interface GlobalOptions {
@@ -31,11 +32,34 @@ export interface CommandContext {
   debug(msg: string): void;
   /** Closes the backend if one was opened. */
   close(): Promise<void>;
+  /** Prints oclif's help for a command or topic (from the dispatcher). */
+  help(topic: string[]): Promise<void>;
+  /** Every command with its aliases and flags (from the dispatcher; loads every command). */
+  describeCommands(): Promise<CommandInfo[]>;
 }
+
+/**
+ * What the dispatcher lends commands. Passed in rather than imported: the
+ * registry loads every command, so a command importing it (or oclif's help,
+ * which imports it) would import itself back.
+ */
+export interface DispatcherServices {
+  help(topic: string[]): Promise<void>;
+  describeCommands(): Promise<CommandInfo[]>;
+}
+
+const NO_DISPATCHER: DispatcherServices = {
+  help: () => Promise.reject(new Error('help needs the isulats dispatcher')),
+  describeCommands: () => Promise.reject(new Error('the command list needs the isulats dispatcher')),
+};
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 
-export function makeContext(id: string, parsed: { flags: Record<string, any>; args: Record<string, any>; argv: string[] }): CommandContext {
+export function makeContext(
+  id: string,
+  parsed: { flags: Record<string, any>; args: Record<string, any>; argv: string[] },
+  dispatcher: DispatcherServices = NO_DISPATCHER,
+): CommandContext {
   const f = parsed.flags;
   let configCache: Promise<ClientConfig> | undefined;
   let backendCache: Promise<CriBackend> | undefined;
@@ -97,6 +121,8 @@ export function makeContext(id: string, parsed: { flags: Record<string, any>; ar
     close: async () => {
       if (backendCache) await (await backendCache.catch(() => undefined))?.close();
     },
+    help: dispatcher.help,
+    describeCommands: dispatcher.describeCommands,
   };
 }
 

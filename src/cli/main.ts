@@ -45,7 +45,10 @@ async function dispatch(argv: string[]): Promise<number> {
   const beforeDashes = dashdash < 0 ? cmdArgv : cmdArgv.slice(0, dashdash);
   if (beforeDashes.includes('--help') || (beforeDashes.includes('-h') && !usesChar(spec, 'h'))) return showHelp(found.id.split(' '));
   const parsed = await parseCommandArgv(spec, cmdArgv, globals);
-  const ctx = makeContext(found.id, parsed);
+  const ctx = makeContext(found.id, parsed, {
+    help: async (topic) => void (await showHelp(topic)),
+    describeCommands: async () => (await import('./describe-commands.js')).describeCommands(),
+  });
   try {
     const result = await spec.run(ctx);
     return typeof result === 'number' ? result : 0;

@@ -70,6 +70,15 @@ export interface StreamIO {
 
 export type BackendKind = 'remote' | 'embedded';
 
+/** How a command's backend is opened: the per-call timeout and, for the embedded engine, its directories. */
+export interface BackendOptions {
+  timeoutMs: number;
+  root?: string;
+  state?: string;
+  registryConfigDir?: string;
+  debug?: (msg: string) => void;
+}
+
 export interface CriBackend extends RuntimeApi, ImageApi {
   readonly kind: BackendKind;
   /** Human-readable target, e.g. "unix:///run/containerd/containerd.sock" or "embedded (/var/lib/isulats)". */

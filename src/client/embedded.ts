@@ -1,8 +1,7 @@
 // The embedded backend: the engine in this process, behind the same interface
 // as a remote runtime. Exec and attach run in-process (no streaming URL).
 import type * as cri from '../api/cri.js';
-import type { CriBackend, IsulatsExtras, StreamIO } from './backend.js';
-import type { BackendOptions } from './resolve.js';
+import type { BackendOptions, CriBackend, IsulatsExtras, StreamIO } from './backend.js';
 import type { Engine } from '../runtime/engine.js';
 import type { EngineOptions } from '../runtime/config/engine-config.js';
 import type { DaemonConfig } from '../runtime/config/daemon-config.js';

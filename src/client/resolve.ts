@@ -4,7 +4,7 @@
 // (only when --root/--state are not given), then the embedded engine.
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import type { CriBackend } from './backend.js';
+import type { BackendOptions, CriBackend } from './backend.js';
 import type { ClientConfig } from './config-file.js';
 
 export const DEFAULT_DAEMON_SOCKET = '/var/run/isulats/isulats.sock';
@@ -56,14 +56,6 @@ export function socketAnswers(path: string, timeoutMs = 300): Promise<boolean> {
     s.once('connect', () => done(true));
     s.once('error', () => done(false));
   });
-}
-
-export interface BackendOptions {
-  timeoutMs: number;
-  root?: string;
-  state?: string;
-  registryConfigDir?: string;
-  debug?: (msg: string) => void;
 }
 
 export async function openBackend(choice: BackendChoice, opts: BackendOptions): Promise<CriBackend> {

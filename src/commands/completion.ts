@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { defineCommand } from '../cli/spec.js';
-import type { CommandSpec } from '../cli/spec.js';
+import type { CommandInfo } from '../cli/command-info.js';
 
 export default defineCommand({
   summary: 'Output shell completion code',
@@ -23,50 +23,13 @@ Examples:
   async run(ctx) {
     const shell: string = ctx.args.shell ?? 'bash';
     if (shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') throw new Error('only bash, zsh or fish are supported');
-    const commands = await describeCommands();
+    const commands = await ctx.describeCommands();
     const script = shell === 'bash' ? bashCompletion(commands) : shell === 'zsh' ? zshCompletion(commands) : fishCompletion(commands);
     ctx.print(`${script}\n`);
   },
 });
 
-export interface FlagInfo {
-  name: string;
-  char?: string;
-  summary: string;
-  takesValue: boolean;
-}
-
-export interface CommandInfo {
-  /** Words of the command id ("nri plugins" is two). */
-  words: string[];
-  aliases: string[];
-  summary: string;
-  flags: FlagInfo[];
-}
-
-/** Every registered command with its aliases and flags (loads every command module). */
-export async function describeCommands(): Promise<CommandInfo[]> {
-  const { COMMANDS, ALIASES } = await import('../cli/registry.js');
-  const { GLOBAL_FLAGS } = await import('../cli/global-flags.js');
-  const out: CommandInfo[] = [];
-  for (const [id, load] of Object.entries(COMMANDS)) {
-    const spec: CommandSpec = (await load()).default;
-    const aliases = [...new Set([...Object.entries(ALIASES).filter(([, target]) => target === id).map(([alias]) => alias), ...(spec.aliases ?? [])])];
-    const flags: FlagInfo[] = Object.entries(spec.flags ?? {}).map(([name, f]: [string, any]) => ({
-      name,
-      char: f.char,
-      summary: String(f.summary ?? f.description ?? ''),
-      takesValue: f.type === 'option',
-    }));
-    for (const g of GLOBAL_FLAGS) {
-      if (g.name === 'global-timeout') continue;
-      if (flags.some((f) => f.name === g.name)) continue;
-      flags.push({ name: g.name, summary: g.description, takesValue: g.takesValue });
-    }
-    out.push({ words: id.split(' '), aliases, summary: spec.summary, flags });
-  }
-  return out;
-}
+export type { CommandInfo, FlagInfo } from '../cli/command-info.js';
 
 const GLOBALS_WITH_VALUE = ['-r', '--runtime-endpoint', '-i', '--image-endpoint', '-t', '--timeout', '-c', '--config', '--root', '--state', '--registry-config-dir'];
 const GLOBAL_NAMES = ['--runtime-endpoint', '--image-endpoint', '--timeout', '--debug', '--config', '--root', '--state', '--registry-config-dir', '--help', '--version'];

@@ -61,8 +61,7 @@ OPTIONS:
       return;
     }
     if (args.length === 0) {
-      const { runOclifHelp } = await import('../cli/oclif-adapter.js');
-      await runOclifHelp(['config']);
+      await ctx.help(['config']);
       return;
     }
     if (args.length > 2) throw new Error(`too many arguments: config takes KEY VALUE (got ${args.join(' ')})`);

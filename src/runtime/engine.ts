@@ -26,6 +26,7 @@ import type { SandboxRecord } from './sandbox/sandbox-record.js';
 import type { ContainerRecord } from './container/container-record.js';
 import { EventLog } from './container/event-log.js';
 import { containerStatusOf } from './container/container-status.js';
+import { applyResourceUpdate } from './container/resource-update.js';
 import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
@@ -102,7 +103,11 @@ export class Engine implements RuntimeApi, ImageApi {
     const engine = new Engine(ctx);
     await engine.recover();
     if (options.nri?.enabled) {
-      ctx.nri = new EngineNri(ctx, options.nri, { runtimeVersion: ENGINE_VERSION, stopContainer: async (id) => void (await engine.stopContainer({ containerId: id, timeout: 0 })) });
+      ctx.nri = new EngineNri(ctx, options.nri, {
+        runtimeVersion: ENGINE_VERSION,
+        stopContainer: async (id) => void (await engine.stopContainer({ containerId: id, timeout: 0 })),
+        updateResources: (record, update) => applyResourceUpdate(ctx, record, update),
+      });
       // Daemon mode opens the socket and launches plugins now; a failure must not leave the engine half open.
       await ctx.nri.start().catch(async (err: unknown) => {
         await engine.close().catch(() => undefined);

@@ -1,9 +1,9 @@
 // Network namespaces bind-mounted at a path under the state dir. Node cannot
 // unshare or mount namespaces itself, so creation uses util-linux's
 // `unshare --net=<file>` (it creates the namespace and bind-mounts it on the
-// file, like `ip netns add`) and runs `ip link set lo up` inside it: one process,
-// where unshare + nsenter were two (each spawn holds up the daemon's event loop
-// until the child has exec'd). Release is umount (native addon, MNT_DETACH)
+// file, like `ip netns add`) and runs `ip link set lo up` inside it: one process
+// rather than unshare + nsenter (a pod start runs several; each one costs).
+// Release is umount (native addon, MNT_DETACH)
 // plus unlink, and is idempotent.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';

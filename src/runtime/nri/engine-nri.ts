@@ -15,19 +15,32 @@ import {
   DEFAULT_PLUGIN_CONFIG_PATH, DEFAULT_PLUGIN_PATH, DEFAULT_SOCKET_PATH,
   type OciSpec, type PluginInfo, type SyncState,
 } from '../../nri/adaptation/index.js';
-import type { EngineContext } from '../engine-context.js';
 import type { NriEngineOptions } from '../config/engine-config.js';
 import { failedPrecondition } from '../errors.js';
 import { clampOomScoreAdj } from '../oci/oom-score.js';
 import { peerCredentials } from '../native.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import type { ContainerRecord } from '../container/container-record.js';
-import { applyResourceUpdate } from '../container/resource-update.js';
+import type { StateStore } from '../store/state-store.js';
+import type { LinuxResourcesUpdate } from '../oci/cgroups.js';
 import { containerView, nriResourcesFromCri, oneLine, podStub, podView, runtimeUpdateFromNri } from './views.js';
+
+/**
+ * The part of the engine's context NRI reads. Declared here, not imported, so
+ * the context can hold the hooks without the two modules importing each other.
+ */
+export interface EngineNriContext {
+  sandboxes: StateStore<SandboxRecord>;
+  containers: StateStore<ContainerRecord>;
+  host: { oomScoreFloor: number };
+  warn: (message: string) => void;
+}
 
 export interface EngineNriDeps {
   /** Stops a container through the engine (evictions). */
   stopContainer(id: string): Promise<void>;
+  /** Applies a plugin-requested resource update to a created or running container. */
+  updateResources(record: ContainerRecord, update: LinuxResourcesUpdate): Promise<void>;
   runtimeVersion: string;
 }
 
@@ -40,7 +53,7 @@ export class EngineNri {
   private unsynced: string | undefined;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: EngineNriContext,
     private readonly opts: NriEngineOptions,
     private readonly deps: EngineNriDeps,
   ) {}
@@ -245,7 +258,7 @@ export class EngineNri {
     return { pods, containers };
   }
 
-  /** Plugin-requested updates applied to cgroups through the OCI runtime; returns the failed ones. */
+  /** Plugin-requested updates applied through the engine (cgroups, or a created container's spec); returns the failed ones. */
   private async applyUpdates(updates: nri.ContainerUpdate[]): Promise<nri.ContainerUpdate[]> {
     const failed: nri.ContainerUpdate[] = [];
     for (const u of updates) {
@@ -253,7 +266,7 @@ export class EngineNri {
         const record = await this.ctx.containers.get(u.containerId);
         if (!record) throw new Error(`container ${u.containerId} not found`);
         if (record.state !== 'CONTAINER_RUNNING' && record.state !== 'CONTAINER_CREATED') throw new Error(`container ${u.containerId} is ${record.state}`);
-        await applyResourceUpdate(this.ctx, record, runtimeUpdateFromNri(u.linux?.resources));
+        await this.deps.updateResources(record, runtimeUpdateFromNri(u.linux?.resources));
       } catch (err) {
         if (!u.ignoreFailure) {
           failed.push(u);

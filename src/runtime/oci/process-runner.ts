@@ -1,6 +1,7 @@
-// Every host process the engine starts (runc, conmon, CNI plugins, unshare,
-// mount tools) goes through one runner, so tests can put a fail-on-request
+// The host processes the engine starts (runc, conmon, CNI plugins, unshare,
+// nsenter, gcc, criu) go through one runner, so tests can put a fail-on-request
 // hook in front of a binary and so timeouts and output caps live in one place.
+// (Layer decompression's `zstd` is a stream stage of the pull, started there.)
 //
 // run()/check() (run to completion) go through the native addon's runProcess when
 // it is built: posix_spawn from a thread of its own, so the daemon's event loop is

@@ -1,6 +1,7 @@
 // Crash-safe file writes: write a temp file in the same directory, fsync it,
 // rename it over the target, fsync the directory. A reader sees the old or the
-// new content, never a torn file, even after SIGKILL or power loss.
+// new content, never a torn file, even after SIGKILL or power loss (after
+// SIGKILL only, for writes made with `durable: false`).
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

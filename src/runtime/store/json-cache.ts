@@ -1,6 +1,6 @@
 // Parsed JSON files kept in memory while they are unchanged. A long-lived engine (the daemon)
 // reads the same image index, image records and layer metadata on every ImageStatus and
-// CreateContainer; one stat (inode, size, mtime, ctime) now decides whether the parse it holds
+// CreateContainer; one stat (inode, size, mtime, ctime) decides whether the parse it holds
 // still stands, instead of open/read/close and a parse. Our writers replace files by rename, so a
 // change shows as another inode, size or time. Inode numbers are reused and file times are coarse
 // (a few ms), so a file changed within the same tick as the cached version could look the same:

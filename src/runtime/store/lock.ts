@@ -26,7 +26,7 @@ const held = new Set<string>();
 // also queue here first so they wake in order instead of polling each other.
 const inProcess = new Map<string, Promise<void>>();
 
-/** Runs `fn` while holding a lock on `lockPath` (created if missing, never deleted). */
+/** Runs `fn` while holding a lock on `lockPath` (created if missing; unlinked only by its holder, through removeHeldLock). */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 300_000;
   const deadline = Date.now() + timeoutMs;

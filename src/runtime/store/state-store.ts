@@ -1,6 +1,7 @@
 // On-disk records of sandboxes and containers: <root>/<kind>/<id>/meta.json.
-// A record changes only through `update`, which holds the object's file lock
-// (flock: released by the kernel if the holder dies) and writes atomically, so
+// A record changes only under the object's file lock (`update`, or `putLocked`
+// inside `withLock`; flock: released by the kernel if the holder dies) and is
+// written atomically, so
 // several CLI processes and a daemon can share one root; only work on the same
 // object is serialised. Listing reads the records (never parses names).
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -73,7 +74,7 @@ export class StateStore<T extends StoredObject> {
     return record;
   }
 
-  /** The one way a record changes: read, apply, write atomically, all under the object's lock. */
+  /** Read, apply, write atomically, all under the object's lock. */
   async update(id: string, fn: (current: T) => T | Promise<T>): Promise<T> {
     return this.withLock(id, async () => {
       const current = await this.mustGet(id);
