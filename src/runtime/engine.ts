@@ -16,6 +16,7 @@ import { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
 import { ProcessRunner } from './oci/process-runner.js';
 import { RuncConmonRuntime } from './oci/runc-conmon.js';
 import { hostOomScoreFloor } from './oci/oom-score.js';
+import { probeHugepageSizes } from './oci/hugetlb.js';
 import { CniManager } from './network/cni.js';
 import { ID_PATTERN, StateStore } from './store/state-store.js';
 import { removeNetns } from './network/netns.js';
@@ -94,6 +95,7 @@ export class Engine implements RuntimeApi, ImageApi {
         apparmor: hostHasApparmor(),
         selinux: existsSync('/sys/fs/selinux/enforce'),
         capabilityBound: parseCapabilityBound(readFileSync('/proc/self/status', 'utf8')),
+        hugepageSizes: probeHugepageSizes(),
       },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
       cgroupManager,
