@@ -153,6 +153,7 @@ export class Engine implements RuntimeApi, ImageApi {
     for (const id of await readdir(this.ctx.paths.runcRoot).catch(() => [] as string[])) {
       if (ID_PATTERN.test(id) && !(await known(id))) await this.ctx.oci.delete(id, true).catch(() => undefined);
     }
+    await this.ctx.oci.sweep();
   }
 
   async close(): Promise<void> {

@@ -329,6 +329,7 @@ export class ContainerService {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
       if (await this.ctx.oci.known(id)) await this.ctx.oci.delete(id, true);
+      await this.ctx.oci.release(id);
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
@@ -357,6 +358,7 @@ export class ContainerService {
   async cleanupAbandoned(record: ContainerRecord): Promise<void> {
     await this.ctx.oci.kill(record.id, 'KILL', true).catch(() => undefined);
     await this.ctx.oci.delete(record.id, true).catch(() => undefined);
+    await this.ctx.oci.release(record.id).catch(() => undefined);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
     await this.ctx.containerNames.release(record.name, record.id);
