@@ -16,6 +16,7 @@ import { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
 import { ProcessRunner } from './oci/process-runner.js';
 import { RuncConmonRuntime } from './oci/runc-conmon.js';
 import { hostOomScoreFloor } from './oci/oom-score.js';
+import { probeHugepageSizes } from './oci/hugetlb.js';
 import { CniManager } from './network/cni.js';
 import { ID_PATTERN, StateStore } from './store/state-store.js';
 import { removeNetns } from './network/netns.js';
@@ -95,6 +96,7 @@ export class Engine implements RuntimeApi, ImageApi {
         apparmor: hostHasApparmor(),
         selinux: existsSync('/sys/fs/selinux/enforce'),
         capabilityBound: parseCapabilityBound(readFileSync('/proc/self/status', 'utf8')),
+        hugepageSizes: probeHugepageSizes(),
       },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
       cgroupManager,
@@ -156,6 +158,7 @@ export class Engine implements RuntimeApi, ImageApi {
     for (const id of await readdir(this.ctx.paths.runcRoot).catch(() => [] as string[])) {
       if (ID_PATTERN.test(id) && !(await known(id))) await this.ctx.oci.delete(id, true).catch(() => undefined);
     }
+    await this.ctx.oci.sweep();
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
 // timing out, an external plugin on a daemon-mode engine, Shutdown on close;
 // and a plugin on upstream's Go stub (NRI 0.6), pre-installed and external.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/runtime/engine.js';
@@ -30,6 +30,37 @@ const plugin = {
 const stub = new Stub(plugin, { name: 'manager', idx: '40' });
 await stub.run();
 `;
+// As upstream's v0.1 clearcfs behind the v010-adapter: at StartContainer, lifts the CFS quota in the
+// container's cgroup (which must exist by then) and records what it found there.
+const clearCfs = (out: string) => `
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runPlugin } from './src/nri/sdk/index.js';
+const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+await runPlugin({
+  startContainer(_pod, c) {
+    const path = c.linux?.cgroupsPath ?? '';
+    const dir = join('/sys/fs/cgroup', v2 ? '' : 'cpu', path);
+    const procCgroup = c.pid > 0 ? readFileSync('/proc/' + c.pid + '/cgroup', 'utf8') : '';
+    let cleared = 'yes';
+    try {
+      writeFileSync(join(dir, v2 ? 'cpu.max' : 'cpu.cfs_quota_us'), v2 ? 'max' : '-1');
+    } catch (e) {
+      cleared = e.message;
+    }
+    const seen = { name: c.name, state: c.state, pid: c.pid, cgroupExists: existsSync(dir), pidInCgroup: path !== '' && procCgroup.includes(path), cleared };
+    appendFileSync(${JSON.stringify(out)}, JSON.stringify(seen) + '\\n');
+  },
+}, { name: 'clearcfs', idx: '60' });
+`;
+const REFUSER = `
+import { runPlugin } from './src/nri/sdk/index.js';
+await runPlugin({
+  startContainer(_pod, c) {
+    if (c.name === 'refused') throw new Error('no start for ' + c.name + ' today');
+  },
+}, { name: 'refuser', idx: '70' });
+`;
 const HUNG = `
 import { runPlugin } from './src/nri/sdk/index.js';
 await runPlugin({ createContainer: () => new Promise(() => undefined) }, { name: 'hung', idx: '05' });
@@ -51,6 +82,8 @@ describe('NRI in the engine', () => {
       bundlePlugin(bundles, 'mode-b', { source: envSetter('mode-b', 'b') }),
       bundlePlugin(bundles, 'hung', { source: HUNG }),
       bundlePlugin(bundles, 'manager', { source: MANAGER }),
+      bundlePlugin(bundles, 'clearcfs', { source: clearCfs(join(fx.dir, 'clearcfs.jsonl')) }),
+      bundlePlugin(bundles, 'refuser', { source: REFUSER }),
     ]);
     sockDir = mkdtempSync('/tmp/isnri-');
   }, 120_000);
@@ -148,6 +181,62 @@ describe('NRI in the engine', () => {
     expect(await mountsUnder(fx.dir)).toEqual(before.mounts);
     await engine.removePodSandbox({ podSandboxId });
     await engine.close();
+  }, 120_000);
+
+  it('sends StartContainer once the container\'s process and cgroup exist, before it starts', async () => {
+    const { engine } = await engineWith({ enabled: true, mode: 'embedded', pluginDir: pluginDir({ '60-clearcfs': 'clearcfs' }) });
+    const pod = podConfig('nri-clearcfs');
+    const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+    const { containerId } = await engine.createContainer({
+      podSandboxId,
+      config: { metadata: { name: 'throttled' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], linux: { resources: { cpuQuota: 50_000, cpuPeriod: 100_000 } } },
+      sandboxConfig: pod,
+    });
+    await engine.startContainer({ containerId });
+    const seen = readFileSync(join(fx.dir, 'clearcfs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const { pid, cgroupsPath } = JSON.parse((await engine.containerStatus({ containerId, verbose: true })).info.info!) as { pid: number; cgroupsPath: string };
+    expect(seen).toEqual([{ name: 'throttled', state: 'CONTAINER_CREATED', pid, cgroupExists: true, pidInCgroup: true, cleared: 'yes' }]);
+    // The plugin's write survived runc start: the quota is lifted in the running container.
+    const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+    const quota = readFileSync(join('/sys/fs/cgroup', v2 ? '' : 'cpu', cgroupsPath, v2 ? 'cpu.max' : 'cpu.cfs_quota_us'), 'utf8').trim();
+    expect(quota).toBe(v2 ? 'max 100000' : '-1');
+    expect((await engine.containerStatus({ containerId })).status?.state).toBe('CONTAINER_RUNNING');
+    await engine.removePodSandbox({ podSandboxId });
+    await engine.close();
+  }, 120_000);
+
+  it('fails a start a plugin refuses with one line naming the plugin, and leaves the container exited', async () => {
+    const confDir = mkdtempSync(join(fx.dir, 'conf-'));
+    const eventLog = join(confDir, 'events.log');
+    writeFileSync(join(confDir, '30-logger.conf'), `logFile: ${eventLog}\n`);
+    const { engine } = await engineWith({ enabled: true, mode: 'embedded', pluginConfigDir: confDir, pluginDir: pluginDir({ '30-logger': 'logger', '70-refuser': 'refuser' }) });
+    const pod = podConfig('nri-refuse');
+    const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+    const create = async (name: string) => (await engine.createContainer({
+      podSandboxId,
+      config: { metadata: { name }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
+      sandboxConfig: pod,
+    })).containerId;
+    const refused = await create('refused');
+    const err = (await engine.startContainer({ containerId: refused }).catch((e: Error) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/^NRI container start failed: NRI plugin 70-refuser failed to handle StartContainer: no start for refused today$/);
+    const status = (await engine.containerStatus({ containerId: refused, verbose: true }));
+    expect(status.status).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 128, reason: 'StartError', message: err.message });
+    // runc no longer holds it: the created process was deleted with its cgroup.
+    expect(await engine.ctx.oci.known(refused)).toBe(false);
+    const { cgroupsPath } = JSON.parse(status.info.info!) as { cgroupsPath: string };
+    expect(existsSync(join('/sys/fs/cgroup/memory', cgroupsPath))).toBe(false);
+    await expect(engine.startContainer({ containerId: refused })).rejects.toThrow(/not CONTAINER_CREATED/);
+    const accepted = await create('accepted');
+    await engine.startContainer({ containerId: accepted });
+    expect((await engine.containerStatus({ containerId: accepted })).status?.state).toBe('CONTAINER_RUNNING');
+    await engine.removeContainer({ containerId: refused });
+    await engine.removePodSandbox({ podSandboxId });
+    await engine.close();
+    const events = readFileSync(eventLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; container?: string })
+      .filter((e) => e.container === 'refused').map((e) => e.event);
+    expect(events).toEqual(['CreateContainer', 'PostCreateContainer', 'StartContainer', 'StopContainer', 'RemoveContainer']);
   }, 120_000);
 
   it('creates the container without a plugin that hangs past the request timeout', async () => {

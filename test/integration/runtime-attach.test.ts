@@ -125,6 +125,8 @@ describe('runtime: exec with a TTY', () => {
     expect(out()).toContain('is-a-tty');
     expect(out()).toContain('33 90');
     expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
+    // conmon's link to the exec session (<state>/sk/<id12>-<session>) went with the session.
+    expect((await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`))).toEqual([]);
     await e.removePodSandbox({ podSandboxId });
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait.js';
@@ -107,10 +107,36 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     // Their lock files went with them (the lock directories do not grow with every pod ever run).
     const lockFiles = (await readdir(fx.dir, { recursive: true })).filter((f) => f.endsWith('.lock'));
     expect(lockFiles.filter((f) => f.includes(podSandboxId) || f.includes(containerId))).toEqual([]);
+    // Nothing named after either is left under root or state (conmon's socket link <state>/sk/<id> included).
+    const leftovers = [];
+    for (const dir of [fx.options.root, fx.options.state]) {
+      for (const path of await readdir(dir, { recursive: true })) {
+        if ([containerId, podSandboxId].some((id) => path.includes(id.slice(0, 12)))) leftovers.push(join(dir, path));
+      }
+    }
+    expect(leftovers).toEqual([]);
     expect((await e.listPodSandbox({})).items.find((p) => p.id === podSandboxId)).toBeUndefined();
     expect((await e.listContainers({})).containers).toEqual([]);
     expect(await mountsUnder(fx.dir)).toEqual([]);
     expect(await anyAlive(pids)).toBe(false);
+  });
+
+  it('removes conmon socket links whose container is gone when an engine opens, and keeps live ones', async () => {
+    const pod = podConfig('sk-sweep');
+    const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod });
+    const { containerId } = await fx.engine.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'live' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await fx.engine.startContainer({ containerId });
+    // As an engine without the fix left them: links to bundles and exec sessions that were removed.
+    const sk = join(fx.options.state, 'sk');
+    const goneId = 'f'.repeat(64);
+    await symlink(join(fx.options.root, 'containers', goneId, 'bundle'), join(sk, goneId));
+    await symlink(join(fx.options.state, 'exec', 'xgone12'), join(sk, `${goneId.slice(0, 12)}-gone12`));
+    const reopened = await fx.reopen();
+    expect((await readdir(sk)).sort()).toEqual([containerId]);
+    const attachable = await lstat(join(sk, containerId, 'attach'));
+    expect(attachable.isSocket()).toBe(true);
+    await reopened.removePodSandbox({ podSandboxId });
+    expect(await readdir(sk)).toEqual([]);
   });
 
   it('keeps a resource update of a created container for its start (runc runs only then)', async () => {

@@ -156,15 +156,21 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const record = await this.ctx.containers.mustGet(id);
       if (record.state !== 'CONTAINER_CREATED' || record.creating) throw failedPrecondition(`container ${id} is ${record.state}, not CONTAINER_CREATED`);
-      await this.ctx.nri?.startContainer(id);
       runtimeFailpoint('start-before-conmon');
       let pid: number;
+      let nriStarted = false;
       try {
-        pid = await this.launch(record);
+        // NRI StartContainer goes between runc create and runc start, as in containerd 1.7.
+        pid = await this.launch(record, async (createdPid) => {
+          nriStarted = true;
+          await this.ctx.nri?.startContainer(id, createdPid);
+        });
         runtimeFailpoint('start-after-runc-start');
       } catch (error) {
         await this.ctx.oci.delete(id, true).catch(() => undefined);
         await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message });
+        // Plugins that saw StartContainer hear the container stop (containerd does the same).
+        if (nriStarted) await this.ctx.nri?.stopContainer(id);
         throw error;
       }
       const running: ContainerRecord = { ...record, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs() };
@@ -179,9 +185,9 @@ export class ContainerService {
   /**
    * Creates the runc container under a new conmon and starts it; returns the container's PID.
    * A runc container a killed StartContainer left created (its conmon still holds it) is started
-   * rather than made twice.
+   * rather than made twice. `beforeStart` runs between the two (the process and cgroup exist).
    */
-  private async launch(r: ContainerRecord): Promise<number> {
+  private async launch(r: ContainerRecord, beforeStart?: (pid: number) => Promise<void>): Promise<number> {
     const left = await this.runcState(r.id);
     if (left && left.status !== 'stopped' && left.status !== 'created') return left.pid;
     let pid: number;
@@ -203,6 +209,7 @@ export class ContainerService {
       }));
     }
     runtimeFailpoint('start-after-conmon');
+    await beforeStart?.(pid);
     await this.ctx.oci.start(r.id);
     return pid;
   }
@@ -322,6 +329,7 @@ export class ContainerService {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
       if (await this.ctx.oci.known(id)) await this.ctx.oci.delete(id, true);
+      await this.ctx.oci.release(id);
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
@@ -350,6 +358,7 @@ export class ContainerService {
   async cleanupAbandoned(record: ContainerRecord): Promise<void> {
     await this.ctx.oci.kill(record.id, 'KILL', true).catch(() => undefined);
     await this.ctx.oci.delete(record.id, true).catch(() => undefined);
+    await this.ctx.oci.release(record.id).catch(() => undefined);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
     await this.ctx.containerNames.release(record.name, record.id);

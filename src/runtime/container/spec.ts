@@ -6,6 +6,7 @@ import type * as cri from '../../api/cri.js';
 import { invalidArgument } from '../errors.js';
 import type { OciImageConfig } from '../image/manifest.js';
 import { clampOomScoreAdj } from '../oci/oom-score.js';
+import { splitHugepageLimits, type HugepageLimit } from '../oci/hugetlb.js';
 import { enumName, NAMESPACE_MODES, PROFILE_TYPES, PROPAGATIONS, toInt, type NsMode } from './cri-values.js';
 import { runtimeDefaultSeccomp } from './seccomp-default.js';
 import { resolveUser } from './user-lookup.js';
@@ -45,6 +46,11 @@ export interface HostFeatures {
    * for "all", and runc fails with EPERM on any the host lacks (CAP_SYS_RESOURCE here).
    */
   capabilityBound?: string[];
+  /**
+   * Page sizes a hugetlb limit can be set for (probeHugepageSizes): none without a hugetlb
+   * controller. Limits for other sizes are left out of the spec. Unset: not probed, all kept.
+   */
+  hugepageSizes?: string[];
 }
 
 /** Names of the capabilities in this process's bounding set (ALL_CAPABILITIES is in kernel order). */
@@ -219,7 +225,13 @@ export function containerNamespaces(sb: SandboxContext, opts: cri.NamespaceOptio
   return ns;
 }
 
-export function linuxResources(res: cri.LinuxContainerResourcesIn | null | undefined, devices: OciSpec[], privileged: boolean): OciSpec {
+export function linuxResources(
+  res: cri.LinuxContainerResourcesIn | null | undefined,
+  devices: OciSpec[],
+  privileged: boolean,
+  host?: Pick<HostFeatures, 'hugepageSizes'>,
+  warn: (message: string) => void = () => undefined,
+): OciSpec {
   const out: OciSpec = {
     devices: privileged ? [{ allow: true, access: 'rwm' }] : [{ allow: false, access: 'rwm' }, ...devices],
   };
@@ -235,9 +247,23 @@ export function linuxResources(res: cri.LinuxContainerResourcesIn | null | undef
   if (toInt(res.memoryLimitInBytes)) memory.limit = toInt(res.memoryLimitInBytes);
   if (toInt(res.memorySwapLimitInBytes)) memory.swap = toInt(res.memorySwapLimitInBytes);
   if (Object.keys(memory).length) out.memory = memory;
-  if (res.hugepageLimits?.length) out.hugepageLimits = res.hugepageLimits.map((h) => ({ pageSize: h.pageSize, limit: toInt(h.limit) }));
+  const hugepages = hugepageLimits(res.hugepageLimits, host?.hugepageSizes, warn);
+  if (hugepages.length) out.hugepageLimits = hugepages;
   if (res.unified && Object.keys(res.unified).length) out.unified = { ...res.unified };
   return out;
+}
+
+/** kubelet's hugepage limits as runc can apply them here (see oci/hugetlb.ts). */
+function hugepageLimits(limits: cri.HugepageLimitIn[] | undefined, settable: string[] | undefined, warn: (message: string) => void): HugepageLimit[] {
+  const all = (limits ?? []).map((h) => ({ pageSize: h.pageSize ?? '', limit: toInt(h.limit) }));
+  if (!settable) return all;
+  const { kept, dropped } = splitHugepageLimits(all, settable);
+  const enforced = dropped.filter((l) => l.limit > 0);
+  if (enforced.length) {
+    const why = settable.length ? `page sizes on this host: ${settable.join(', ')}` : 'no hugetlb cgroup controller on this host';
+    warn(`hugepage limits ${enforced.map((l) => `${l.pageSize}=${l.limit}`).join(', ')} ignored (${why})`);
+  }
+  return kept;
 }
 
 function deviceEntries(devices: ResolvedDevice[]): { nodes: OciSpec[]; rules: OciSpec[] } {
@@ -306,7 +332,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
 
   const linux: OciSpec = {
     namespaces: containerNamespaces(sandbox, sc?.namespaceOptions, input.targetPid),
-    resources: linuxResources(config.linux?.resources, devices.rules, privileged),
+    resources: linuxResources(config.linux?.resources, devices.rules, privileged, host, warn),
     cgroupsPath: input.cgroupsPath,
     devices: devices.nodes,
   };
@@ -378,7 +404,7 @@ export function buildSandboxSpec(input: SandboxSpecInput): OciSpec {
   const seccomp = seccompFor(sc?.seccomp, sc?.seccompProfilePath, privileged, input.localhostSeccomp);
   const linux: OciSpec = {
     namespaces,
-    resources: linuxResources(input.config.linux?.resources, [], privileged),
+    resources: linuxResources(input.config.linux?.resources, [], privileged, input.host, warn),
     cgroupsPath: input.cgroupsPath,
     sysctl: { ...(input.config.linux?.sysctls ?? {}) },
   };

@@ -136,5 +136,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
   } finally {
     for (const s of pipes) s?.destroy();
     await rm(session, { recursive: true, force: true });
+    // conmon's link to the session dir, which it never removes.
+    await rm(join(o.socketDir, sessionId), { force: true });
   }
 }

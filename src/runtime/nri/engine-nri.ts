@@ -4,8 +4,8 @@
 // once). Embedded mode (a CLI process) has no socket: the pre-installed
 // plugins are launched and synchronised on the first event of the process
 // and sent Shutdown when the engine closes, at the end of the CLI operation.
-// Plugin failures on events other than CreateContainer are logged, never
-// fatal: a plugin must not break pods.
+// Plugin failures on events other than CreateContainer and StartContainer
+// are logged, never fatal: a plugin must not break pods.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
@@ -152,8 +152,18 @@ export class EngineNri {
   async postCreateContainer(id: string): Promise<void> {
     await this.containerEvent('PostCreateContainer', id, (a, p, c) => a.postCreateContainer(p, c));
   }
-  async startContainer(id: string): Promise<void> {
-    await this.containerEvent('StartContainer', id, (a, p, c) => a.startContainer(p, c));
+  /**
+   * Sent as containerd 1.7 sends it: after `runc create` (the container's process `pid` and its
+   * cgroup exist) and before `runc start`. A plugin's error fails the start with one line naming
+   * the plugin; the caller then deletes the created container.
+   */
+  async startContainer(id: string, pid: number): Promise<void> {
+    try {
+      await this.containerEvent('StartContainer', id, (a, p, c) => a.startContainer(p, c), { pid }, true);
+    } catch (err) {
+      if (err instanceof PluginError) throw failedPrecondition(oneLine(`NRI container start failed: ${err.message}`));
+      this.ctx.warn(`NRI: StartContainer: ${oneLine((err as Error).message)}`);
+    }
   }
   async postStartContainer(id: string): Promise<void> {
     await this.containerEvent('PostStartContainer', id, (a, p, c) => a.postStartContainer(p, c));
@@ -224,23 +234,33 @@ export class EngineNri {
     return a;
   }
 
-  private async event(what: string, fn: (a: Adaptation) => Promise<unknown>): Promise<void> {
+  /** Delivers an event; a failure is logged, or thrown when `rethrow`. */
+  private async event(what: string, fn: (a: Adaptation) => Promise<unknown>, rethrow = false): Promise<void> {
     try {
       const a = await this.active();
       if (a) await fn(a);
     } catch (err) {
+      if (rethrow) throw err;
       this.ctx.warn(`NRI: ${what}: ${oneLine((err as Error).message)}`);
     }
   }
 
-  private async containerEvent(what: string, id: string, fn: (a: Adaptation, pod: nri.PodSandboxIn, ctr: nri.ContainerIn) => Promise<unknown>): Promise<void> {
+  /** `live` overrides what the stored record does not know yet (the pid of a created container). */
+  private async containerEvent(
+    what: string,
+    id: string,
+    fn: (a: Adaptation, pod: nri.PodSandboxIn, ctr: nri.ContainerIn) => Promise<unknown>,
+    live: Partial<ContainerRecord> = {},
+    rethrow = false,
+  ): Promise<void> {
     await this.event(what, async (a) => {
-      const record = await this.ctx.containers.get(id);
-      if (!record) return;
+      const stored = await this.ctx.containers.get(id);
+      if (!stored) return;
+      const record = { ...stored, ...live };
       const sandbox = await this.ctx.sandboxes.get(record.sandboxId);
       const pod = sandbox ? podView(sandbox) : podStub(record.sandboxId);
       await fn(a, pod, containerView(record, await readSpec(record)));
-    });
+    }, rethrow);
   }
 
   private async pod(id: string): Promise<nri.PodSandboxIn> {

@@ -79,4 +79,8 @@ export interface OciRuntime {
   exitInfo(id: string, bundle: string): Promise<ExitInfo | undefined>;
   /** Process list inside the container (pids). */
   pids(id: string): Promise<number[]>;
+  /** Removes what the monitor left of a deleted container outside its bundle (idempotent). */
+  release(id: string): Promise<void>;
+  /** Removes monitor leftovers whose container or exec session is gone (recovery). */
+  sweep(): Promise<void>;
 }

@@ -5,7 +5,7 @@
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
@@ -261,6 +261,20 @@ export class RuncConmonRuntime implements OciRuntime {
   async pids(id: string): Promise<number[]> {
     const result = await this.runcCheck(['ps', '--format', 'json', id]);
     return (JSON.parse(result.stdout.toString() || '[]') as number[] | null) ?? [];
+  }
+
+  async release(id: string): Promise<void> {
+    // conmon links <socket dir>/<id> to the bundle and never removes the link.
+    await rm(join(this.opts.socketDir, id), { force: true });
+  }
+
+  async sweep(): Promise<void> {
+    for (const name of await readdir(this.opts.socketDir).catch(() => [] as string[])) {
+      const link = join(this.opts.socketDir, name);
+      const info = await lstat(link).catch(() => undefined);
+      // A link whose bundle or exec session dir is gone serves nobody; live ones point at existing dirs.
+      if (info?.isSymbolicLink() && !(await stat(link).then(() => true, () => false))) await rm(link, { force: true });
+    }
   }
 
   private async runcCheck(args: string[], input?: string) {

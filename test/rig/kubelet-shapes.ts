@@ -1,0 +1,162 @@
+// CRI requests shaped as kubelet (1.28–1.31, cgroupfs driver) sends them for a
+// burstable pod: `<name>-<node>` pod names with a uuid uid, the
+// io.kubernetes.* labels and annotations, a log directory
+// `<logRoot>/<ns>_<name>_<uid>/`, a cgroup parent /kubepods/burstable/pod<uid>,
+// cluster DNS, container port mappings, hugepage limits for every page size of
+// the node (limit 0), oom_score_adj and CFS values computed from requests and
+// limits, the default masked and read-only paths. Fields are lowerCamelCase
+// (the engine's and the rig's gRPC client's form); int64 as strings.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** kubelet's default masked paths (k8s.io/kubernetes/pkg/securitycontext). */
+export const KUBELET_MASKED_PATHS = [
+  '/proc/asound', '/proc/acpi', '/proc/kcore', '/proc/keys', '/proc/latency_stats', '/proc/timer_list',
+  '/proc/timer_stats', '/proc/sched_debug', '/proc/scsi', '/sys/firmware', '/sys/devices/virtual/powercap',
+];
+export const KUBELET_READONLY_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
+
+/** What kubelet sends with every container of a node that has 2Mi and 1Gi pages. */
+export const KUBELET_HUGEPAGE_LIMITS = [{ pageSize: '2MB', limit: '0' }, { pageSize: '1GB', limit: '0' }];
+
+/** requests cpu 100m / memory 64Mi, limits cpu 500m / memory 128Mi on a node of 24 GiB. */
+export const KUBELET_BURSTABLE_RESOURCES = {
+  cpuPeriod: '100000',
+  cpuQuota: '50000',
+  cpuShares: '102',
+  memoryLimitInBytes: String(128 * 1024 * 1024),
+  oomScoreAdj: '998',
+  hugepageLimits: KUBELET_HUGEPAGE_LIMITS,
+  unified: {},
+  memorySwapLimitInBytes: '0',
+};
+
+export interface KubeletPod {
+  name: string;
+  namespace: string;
+  uid: string;
+  /** `/kubepods/burstable/pod<uid>` */
+  cgroupParent: string;
+  /** `<logRoot>/<ns>_<name>_<uid>` */
+  logDirectory: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  config: Record<string, any>;
+}
+
+/** A burstable pod as kubelet's RunPodSandbox carries it. */
+export function kubeletPod(o: { app: string; node: string; namespace?: string; logRoot: string; attempt?: number }): KubeletPod {
+  const namespace = o.namespace ?? 'default';
+  const uid = randomUUID();
+  const name = `${o.app}-${o.node}`;
+  const cgroupParent = `/kubepods/burstable/pod${uid}`;
+  const logDirectory = join(o.logRoot, `${namespace}_${name}_${uid}`);
+  return {
+    name, namespace, uid, cgroupParent, logDirectory,
+    config: {
+      metadata: { name, uid, namespace, attempt: o.attempt ?? 0 },
+      hostname: name,
+      logDirectory,
+      dnsConfig: {
+        servers: ['10.96.0.10'],
+        searches: [`${namespace}.svc.cluster.local`, 'svc.cluster.local', 'cluster.local'],
+        options: ['ndots:5'],
+      },
+      portMappings: [
+        { protocol: 'TCP', containerPort: 8080, hostPort: 0, hostIp: '' },
+        { protocol: 'UDP', containerPort: 5353, hostPort: 0, hostIp: '' },
+      ],
+      labels: {
+        app: o.app,
+        'io.kubernetes.pod.name': name,
+        'io.kubernetes.pod.namespace': namespace,
+        'io.kubernetes.pod.uid': uid,
+        'pod-template-hash': '7d9f8b6c5d',
+      },
+      annotations: {
+        'kubernetes.io/config.seen': new Date().toISOString(),
+        'kubernetes.io/config.source': 'api',
+      },
+      linux: {
+        cgroupParent,
+        securityContext: {
+          namespaceOptions: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' },
+          seccomp: { profileType: 'RuntimeDefault' },
+        },
+        overhead: {},
+        resources: { cpuPeriod: '100000', cpuQuota: '50000', cpuShares: '102', memoryLimitInBytes: String(128 * 1024 * 1024), unified: {} },
+        sysctls: {},
+      },
+    },
+  };
+}
+
+/** A container of `pod` as kubelet's CreateContainer carries it (log path `<name>/<attempt>.log`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function kubeletContainer(pod: KubeletPod, o: { name: string; image: string; command: string[]; attempt?: number; resources?: Record<string, unknown>; terminationLog?: string }): Record<string, any> {
+  const attempt = o.attempt ?? 0;
+  return {
+    metadata: { name: o.name, attempt },
+    image: { image: o.image, userSpecifiedImage: o.image },
+    command: o.command,
+    args: [],
+    workingDir: '',
+    envs: [
+      { key: 'KUBERNETES_SERVICE_HOST', value: '10.96.0.1' },
+      { key: 'KUBERNETES_SERVICE_PORT', value: '443' },
+      { key: 'KUBERNETES_PORT', value: 'tcp://10.96.0.1:443' },
+    ],
+    mounts: o.terminationLog
+      ? [{ containerPath: '/dev/termination-log', hostPath: o.terminationLog, readonly: false, selinuxRelabel: false, propagation: 'PROPAGATION_PRIVATE' }]
+      : [],
+    labels: {
+      'io.kubernetes.container.name': o.name,
+      'io.kubernetes.pod.name': pod.name,
+      'io.kubernetes.pod.namespace': pod.namespace,
+      'io.kubernetes.pod.uid': pod.uid,
+    },
+    annotations: {
+      'io.kubernetes.container.hash': 'c6d4a2b1',
+      'io.kubernetes.container.restartCount': String(attempt),
+      'io.kubernetes.container.terminationMessagePath': '/dev/termination-log',
+      'io.kubernetes.container.terminationMessagePolicy': 'File',
+      'io.kubernetes.pod.terminationGracePeriod': '30',
+    },
+    logPath: `${o.name}/${attempt}.log`,
+    stdin: false,
+    stdinOnce: false,
+    tty: false,
+    linux: {
+      resources: o.resources ?? KUBELET_BURSTABLE_RESOURCES,
+      securityContext: {
+        namespaceOptions: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' },
+        seccomp: { profileType: 'RuntimeDefault' },
+        maskedPaths: KUBELET_MASKED_PATHS,
+        readonlyPaths: KUBELET_READONLY_PATHS,
+        runAsUser: { value: '0' },
+      },
+    },
+  };
+}
+
+/** The cgroupfs controllers of this host (cgroup v1 dirs under /sys/fs/cgroup, or '' for v2). */
+export const CGROUP_V1_CONTROLLERS = ['cpu', 'cpuacct', 'cpuset', 'memory', 'devices', 'freezer', 'blkio', 'pids', 'systemd', 'hugetlb', 'net_cls', 'perf_event', 'net_prio', 'unified', ''];
+
+const KUBEPODS_LEVELS = ['/kubepods/burstable', '/kubepods'];
+
+/** The /kubepods levels that exist now (take it before a test; removeKubeletPodCgroup keeps them). */
+export function kubepodsLevelsPresent(): Set<string> {
+  return new Set(KUBEPODS_LEVELS.filter((l) => CGROUP_V1_CONTROLLERS.some((c) => existsSync(join('/sys/fs/cgroup', c, l)))));
+}
+
+/**
+ * Removes the pod's cgroup (kubelet's job, not the runtime's) and the /kubepods levels above it
+ * that were not there before the test (`existedBefore`), in every hierarchy. Non-empty ones stay.
+ */
+export async function removeKubeletPodCgroup(pod: KubeletPod, existedBefore: ReadonlySet<string>): Promise<void> {
+  for (const level of [pod.cgroupParent, ...KUBEPODS_LEVELS]) {
+    if (existedBefore.has(level)) break;
+    for (const c of CGROUP_V1_CONTROLLERS) await rmdir(join('/sys/fs/cgroup', c, level)).catch(() => undefined);
+  }
+}
