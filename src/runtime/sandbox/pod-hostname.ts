@@ -17,7 +17,8 @@ export function checkHostname(name: string): void {
   if (problem) throw invalidArgument(`pod hostname "${name}" is invalid: ${problem}`);
 }
 
-function hostnameProblem(name: string): string | undefined {
+/** Why `name` cannot be a hostname, or undefined when it can. */
+export function hostnameProblem(name: string): string | undefined {
   if (name.length > MAX_HOSTNAME_LENGTH) return `${name.length} characters, at most ${MAX_HOSTNAME_LENGTH} allowed`;
   for (const label of name.split('.')) {
     if (label.length > MAX_LABEL_LENGTH) return `label "${label}" has ${label.length} characters, at most ${MAX_LABEL_LENGTH} allowed`;
