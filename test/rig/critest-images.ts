@@ -7,7 +7,8 @@
 //   and a shell that looks commands up in PATH. Debian's busybox-static runs its applets in-process
 //   (masked-path spec) and has no pgrep/ipcs, so this is Debian's dynamic busybox with the host's
 //   libc, plus pgrep and ipcs scripts (assets/critest-images);
-// - nginx (a master process named so, /var/run/nginx.pid, HTTP on $PORT) and httpd (HTTP on 80);
+// - nginx (a master process named so, /var/run/nginx.pid, HTTP on $PORT) and httpd (HTTP on 80,
+//   its start-up line in the log);
 // - a setuid-root program that prints its effective UID (nonewprivs);
 // - upstream busybox's users and groups, plus default-user (1000) in group-defined-in-image (50000).
 // The digest-pinned test-image-digest@sha256:9700f9a2... cannot be rebuilt by anyone: not served.
@@ -175,14 +176,7 @@ async function populateCritestRootfs(rootfs: string): Promise<void> {
   await script('ipcs.sh', join(rootfs, 'usr/bin/ipcs'));
 
   await run('gcc', ['-static', '-O2', '-s', '-o', join(rootfs, 'usr/sbin/nginx'), join(ASSETS, 'web-server.c')], { timeoutMs: 120_000 });
-  await writeFile(join(rootfs, 'usr/local/bin/httpd-foreground'), [
-    '#!/bin/sh',
-    '# Stand-in for httpd:2.4 on port 80; as PID 1 a shell must trap TERM itself.',
-    'httpd -f -p 80 -h /usr/local/apache2/htdocs &',
-    'trap \'kill $!; exit 0\' TERM INT',
-    'wait $!',
-    '',
-  ].join('\n'), { mode: 0o755 });
+  await script('httpd-foreground.sh', join(rootfs, 'usr/local/bin/httpd-foreground'));
   await run('gcc', ['-static', '-O2', '-s', '-o', join(rootfs, 'usr/local/bin/nnp'), join(ASSETS, 'nonewprivs.c')], { timeoutMs: 120_000 });
   await chmod(join(rootfs, 'usr/local/bin/nnp'), 0o4755);
   await writeFile(join(rootfs, 'usr/share/nginx/html/index.html'), '<h1>Welcome to nginx!</h1>\n');
@@ -215,7 +209,7 @@ async function inputHash(): Promise<string> {
   hash.update(JSON.stringify(IMAGES));
   hash.update(await readFile(DYNAMIC_BUSYBOX));
   for (const lib of await sharedLibraries(DYNAMIC_BUSYBOX)) hash.update(await readFile(lib));
-  for (const asset of ['web-server.c', 'nonewprivs.c', 'pgrep.sh', 'ipcs.sh']) hash.update(await readFile(join(ASSETS, asset)));
+  for (const asset of ['web-server.c', 'nonewprivs.c', 'pgrep.sh', 'ipcs.sh', 'httpd-foreground.sh']) hash.update(await readFile(join(ASSETS, asset)));
   return hash.digest('hex').slice(0, 16);
 }
 
