@@ -82,11 +82,18 @@ build() {
 }
 
 install_packages
+# The Go programs the tests run, built in the background (minutes of CPU) while the rest is
+# fetched: our CRI client on the Kubernetes Go libraries and the NRI plugin (trixie's sources and
+# Go 1.24 under /var/cache/isulats/go-trixie), then the upstream CRI validation suite (critest,
+# from ../shared/cri-tools when present) and the dynamic busybox its images need.
+(bash scripts/build-go-test-tools.sh && bash scripts/build-critest.sh) &
+go_builds=$!
 # containerd 1.7 (trixie's), unpacked beside the system's 1.6, for the NRI interop test and bench.
 bash scripts/fetch-containerd17.sh
 install_node_modules
 build
-# Our CRI client on the Kubernetes Go libraries (trixie's sources and Go 1.24, unpacked under
-# /var/cache/isulats/go-trixie), for test/integration/daemon-go-client.test.ts.
-bash scripts/build-go-test-tools.sh
+if ! wait "$go_builds"; then
+  log "building the Go test programs failed"
+  exit 1
+fi
 log "done"

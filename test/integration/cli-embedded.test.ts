@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostname as nodeHostname } from 'node:os';
 import { runCli, type CliResult } from '../rig/cli.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
@@ -72,6 +73,15 @@ describe('embedded CLI', () => {
     await ok(['rmp', '-f', pod]);
   });
 
+  it('names the pod\'s host after --name when it can be a hostname, and leaves the node\'s otherwise', async () => {
+    for (const [name, expected] of [['web-0', 'web-0'], ['my_app.v2', nodeHostname()]]) {
+      const r = await cli(['run', '--rm', '--name', name!, 'local/busybox:test', 'hostname']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim()).toBe(expected);
+    }
+  });
+
   it('prints the engine\'s pod metrics and metric descriptors in-process (metricsp, metricdescs)', async () => {
     const id = (await ok(['run', '-d', '--name', 'measured', 'local/busybox:test', 'sleep', '3600'])).trim();
     const pod = (await ok(['ps', '-o', 'go-template', '--template', '{{range .containers}}{{.podSandboxId}}{{end}}', '--id', id])).trim();
@@ -97,7 +107,8 @@ describe('embedded CLI', () => {
     expect(id).toMatch(/^[0-9a-f]{64}$/);
     const exec = await cli(['exec', '-s', id, 'sh', '-c', 'hostname; exit 4']);
     expect(exec.code).toBe(4);
-    expect(exec.stdout).toContain('cfgpod');
+    // No hostname in the pod config: the node's, as with containerd.
+    expect(exec.stdout.trim()).toBe(nodeHostname());
     const pods = await ok(['pods', '--name', 'cfgpod', '-q']);
     expect(pods.trim()).toMatch(/^[0-9a-f]{64}$/);
     await ok(['stopp', pods.trim()]);

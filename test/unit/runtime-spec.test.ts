@@ -242,6 +242,12 @@ describe('buildSandboxSpec', () => {
     expect(spec.process.oomScoreAdj).toBe(clampOomScoreAdj(-998, 0));
   });
 
+  it('keeps a UTS namespace of the pod\'s own without a hostname (sethostname inside must not reach the node)', () => {
+    const spec = buildSandboxSpec({ ...base, hostname: undefined, netnsPath: '/n/s1', config: { metadata: { name: 'p' } } });
+    expect(spec.linux.namespaces).toContainEqual({ type: 'uts' });
+    expect(spec).not.toHaveProperty('hostname', expect.anything());
+  });
+
   it('uses the host network, pid and ipc namespaces for NODE mode', () => {
     const spec = buildSandboxSpec({ ...base, config: { linux: { securityContext: { namespaceOptions: { network: 'NODE', pid: 'NODE', ipc: 'NODE' } } } } });
     expect(spec.linux.namespaces).toEqual([{ type: 'mount' }]);

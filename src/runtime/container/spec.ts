@@ -369,7 +369,8 @@ export interface SandboxSpecInput {
   args: string[];
   env?: string[];
   netnsPath?: string;
-  hostname: string;
+  /** Set in the pod's own UTS namespace; without it the namespace keeps the node's name. */
+  hostname?: string;
   cgroupsPath: string;
   host: HostFeatures;
   localhostSeccomp?: unknown;

@@ -1,7 +1,6 @@
 // Pod sandbox RPCs. RunPodSandbox is a list of named steps; each acquisition
 // registers its undo, run in reverse when a later step fails. Stop and remove
 // are idempotent: a missing sandbox or an already released resource is success.
-import { hostname as osHostname } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
@@ -15,6 +14,7 @@ import { newId } from '../store/id-registry.js';
 import type { SandboxRecord } from './sandbox-record.js';
 import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
+import { podHostname, type PodHostname } from './pod-hostname.js';
 import { HOST_SHM, mountPodShm, unmountPodShm } from './pod-shm.js';
 import { runtimeFailpoint, type PodReleaseOp } from '../recovery/failpoints.js';
 import { checkCriResources, podCgroupResources } from '../container/cri-resources.js';
@@ -72,12 +72,13 @@ export class SandboxService {
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
     if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
+    const hostname = podHostname(config, sandboxNamespaceModes(config).network === 'NODE');
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();
     try {
       // Record (marked creating) before the name: recovery can then release a name whose creator died.
-      const record = this.newRecord(id, config);
+      const record = this.newRecord(id, config, hostname.name);
       await this.createRecord(record, undo);
       runtimeFailpoint('runp-after-record');
       await this.ctx.sandboxNames.reserve(record.name, id);
@@ -96,7 +97,7 @@ export class SandboxService {
       }
       await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
       runtimeFailpoint('runp-after-pod-files');
-      await this.startPause(record, rootfs, undo);
+      await this.startPause(record, rootfs, hostname, undo);
       runtimeFailpoint('runp-after-pause-run');
       await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
       runtimeFailpoint('runp-after-ready-write');
@@ -112,7 +113,7 @@ export class SandboxService {
     }
   }
 
-  private newRecord(id: string, config: cri.PodSandboxConfigIn): SandboxRecord {
+  private newRecord(id: string, config: cri.PodSandboxConfigIn, hostname: string): SandboxRecord {
     const name = sandboxName(config.metadata!);
     const namespaces = sandboxNamespaceModes(config);
     const parent = config.linux?.cgroupParent || this.ctx.options.cgroupParent || DEFAULT_CGROUP_PARENT;
@@ -126,7 +127,7 @@ export class SandboxService {
       pid: 0,
       namespaces,
       ips: [],
-      hostname: namespaces.network === 'NODE' ? osHostname() : config.hostname || config.metadata!.name!,
+      hostname,
       cgroupParent: parent,
       cgroupsPath: cgroupsPathFor(this.ctx, parent, id),
       pauseImageId: '',
@@ -174,7 +175,7 @@ export class SandboxService {
     record.ips = podIps(result);
   }
 
-  private async startPause(record: SandboxRecord, rootfs: string, undo: Undo): Promise<void> {
+  private async startPause(record: SandboxRecord, rootfs: string, hostname: PodHostname, undo: Undo): Promise<void> {
     const image = await this.ctx.images.resolveImage(record.pauseImageId);
     const c = image.config.config ?? {};
     const args = [...(c.Entrypoint ?? []), ...(c.Cmd ?? [])];
@@ -187,7 +188,7 @@ export class SandboxService {
       args: args.length ? args : ['/pause'],
       env: c.Env,
       netnsPath: record.netnsPath,
-      hostname: record.hostname,
+      hostname: hostname.setInSpec ? hostname.name : undefined,
       cgroupsPath: record.cgroupsPath,
       host: this.ctx.host,
       warn: this.ctx.warn,
