@@ -9,6 +9,7 @@ import type { CriBackend } from '../client/backend.js';
 import type { DaemonConfig } from '../runtime/config/daemon-config.js';
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
 import { addAdminService } from './admin-service.js';
+import { createClampedInjector } from './deadline-clamp.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { listenTcp, listenUnix, type Listener } from './listeners.js';
 import { openLogFile } from './log-file.js';
@@ -110,7 +111,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       log,
       state: () => ({ endpoints: listeners.map((l) => l.endpoint), apiVersions, streamingUrl: streaming?.url }),
     });
-    const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+    const injector = createClampedInjector(server, grpc.ServerCredentials.createInsecure());
     undo.push({
       what: 'stop gRPC server',
       run: () => {
