@@ -19,8 +19,8 @@ import { streamingRuntimeOf, withStreamingServer } from './streaming/streaming-b
 
 export interface DaemonOptions {
   config: DaemonConfig;
-  /** Makes the backend the daemon serves (the embedded engine, or a proxy to another runtime). */
-  backendFactory: (config: DaemonConfig) => Promise<CriBackend>;
+  /** Makes the backend the daemon serves (the embedded engine, or a proxy to another runtime); its warnings belong in `log`. */
+  backendFactory: (config: DaemonConfig, log: Logger) => Promise<CriBackend>;
   log?: Logger;
   /** How long in-flight calls may take to finish on stop (default 10 s). */
   shutdownGraceMs?: number;
@@ -80,7 +80,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const lock = await acquireInstanceLock(config.pidfile);
     undo.push({ what: 'remove pid file', run: () => lock.release() });
 
-    const backend = await opts.backendFactory(config);
+    const backend = await opts.backendFactory(config, log);
     undo.push({ what: 'close backend', run: () => backend.close() });
 
     // Streaming server: only for a backend that streams in-process (the engine);

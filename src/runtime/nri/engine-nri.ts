@@ -205,6 +205,7 @@ export class EngineNri {
       peerPid: (sock) => peerCredentials(sock)?.pid,
       log: (level, msg) => {
         if (level === 'warn' || level === 'error') this.ctx.warn(msg);
+        else if (level === 'info') this.ctx.info?.(msg);
       },
     });
     await a.start();
