@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { cjs } from '../util/cjs.js';
 import type { CriBackend } from '../client/backend.js';
-import type { DaemonConfig } from '../runtime/config/daemon-config.js';
+import { LOG_LEVELS, type DaemonConfig } from '../runtime/config/daemon-config.js';
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
 import { addAdminService } from './admin-service.js';
 import { createClampedInjector } from './deadline-clamp.js';
@@ -153,7 +153,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         try {
           const next = await opts.reloadConfig();
           if (next.logLevel !== log.level) {
-            log.info('log level changed', { from: log.level, to: next.logLevel });
+            // Said under the more verbose of the two levels, so that warn -> info shows it too.
+            const from = log.level;
+            if (LOG_LEVELS.indexOf(next.logLevel) > LOG_LEVELS.indexOf(from)) log.level = next.logLevel;
+            log.info('log level changed', { from, to: next.logLevel });
             log.level = next.logLevel;
           }
         } catch (err) {

@@ -171,5 +171,14 @@ describe('the daemon log', () => {
     ]));
     expect(callLines(entries)).toEqual([]);
     expect(entries.filter((e) => e.level === 'info' || e.level === 'debug')).toEqual([]);
+
+    // Back to info through SIGHUP: the change itself is logged, and the calls after it.
+    const config = JSON.parse(await readFile(d.configPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(d.configPath, JSON.stringify({ ...config, 'log-level': 'info' }));
+    process.kill(d.pid, 'SIGHUP');
+    const changed = await waitFor(async () => (await logEntries(d)).find((e) => e.msg === 'log level changed'), { timeoutMs: 10_000, what: 'reload' });
+    expect(changed).toMatchObject({ level: 'info', from: 'warn', to: 'info' });
+    await c.image('PullImage', { image: { image: rig().ISULATS_TEST_BUSYBOX } });
+    expect(callLines(await logEntries(d))).toEqual([expect.objectContaining({ level: 'info', rpc: 'PullImage', code: 0 })]);
   });
 });
