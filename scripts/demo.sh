@@ -25,12 +25,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A bridge network of our own (unique name, bridge and subnet).
+# A bridge network of our own (unique name, bridge and a subnet no host route overlaps).
+. scripts/lib/free-subnet.sh
+subnet=$(free_subnet 10.233 10.188 10.213 172.29 172.30) || { echo "no free /24 for the demo network" >&2; exit 1; }
+echo "demo network: $subnet"
 mkdir -p "$ISULATS_CNI_CONF_DIR"
-cat >"$ISULATS_CNI_CONF_DIR/10-isulats-demo.conflist" <<'JSON'
+cat >"$ISULATS_CNI_CONF_DIR/10-isulats-demo.conflist" <<JSON
 { "cniVersion": "1.0.0", "name": "isulats-demo", "plugins": [
   { "type": "bridge", "bridge": "isl-demo0", "isGateway": true, "ipMasq": false,
-    "ipam": { "type": "host-local", "ranges": [[{ "subnet": "10.233.91.0/24" }]], "routes": [{ "dst": "0.0.0.0/0" }] } },
+    "ipam": { "type": "host-local", "ranges": [[{ "subnet": "$subnet" }]], "routes": [{ "dst": "0.0.0.0/0" }] } },
   { "type": "portmap", "capabilities": { "portMappings": true } } ] }
 JSON
 

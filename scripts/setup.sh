@@ -5,10 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
+# What the engine and the tests run on the host: criu (checkpoint's answer), curl (the
+# :authority and TLS mirror checks), iproute2, util-linux (nsenter, unshare, ipcmk, script), ...
 PACKAGES=(
   runc conmon containernetworking-plugins iptables docker-registry containerd skopeo umoci
   busybox-static attr zstd jq hyperfine gcc g++ make python3 libc6-dev iproute2 util-linux
-  procps openssl
+  procps openssl criu curl bsdutils
 )
 
 log() { printf '[setup] %s\n' "$*"; }

@@ -20,9 +20,11 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$ISULATS_CNI_CONF_DIR" "$work/rootfs/bin" "$work/rootfs/etc"
+. scripts/lib/free-subnet.sh
+subnet=$(free_subnet 10.233 10.188 10.213 172.29 172.30) || { echo "no free /24 for the bench network" >&2; exit 1; }
 cat >"$ISULATS_CNI_CONF_DIR/10-ls.conflist" <<JSON
 { "cniVersion": "1.0.0", "name": "isulats-ls", "plugins": [ { "type": "bridge", "bridge": "isl-ls0",
-  "ipam": { "type": "host-local", "dataDir": "$work/leases", "ranges": [[{ "subnet": "10.233.92.0/24" }]] } } ] }
+  "ipam": { "type": "host-local", "dataDir": "$work/leases", "ranges": [[{ "subnet": "$subnet" }]] } } ] }
 JSON
 cp /bin/busybox "$work/rootfs/bin/"; ln -s busybox "$work/rootfs/bin/sh"; ln -s busybox "$work/rootfs/bin/sleep"
 echo 'root:x:0:0::/:/bin/sh' >"$work/rootfs/etc/passwd"

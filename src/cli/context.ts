@@ -55,6 +55,8 @@ const NO_DISPATCHER: DispatcherServices = {
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 
+const positiveOr = (ms: number, fallback: number) => (ms > 0 ? ms : fallback);
+
 export function makeContext(
   id: string,
   parsed: { flags: Record<string, any>; args: Record<string, any>; argv: string[] },
@@ -66,7 +68,8 @@ export function makeContext(
   const globals: GlobalOptions = {
     runtimeEndpoint: f['runtime-endpoint'],
     imageEndpoint: f['image-endpoint'],
-    timeoutMs: f['global-timeout'] !== undefined ? parseDuration(f['global-timeout']) : -1,
+    // crictl's getTimeout: a timeout of 0 (or less) means the default, not an instant deadline.
+    timeoutMs: f['global-timeout'] !== undefined ? positiveOr(parseDuration(f['global-timeout']), DEFAULT_TIMEOUT_MS) : -1,
     debug: Boolean(f.debug),
     configPath: f.config,
     root: f.root,

@@ -13,6 +13,7 @@ import type { IsulatsExtras, NriConfigInfo, NriPluginInfo } from './backend.js';
 import { grpcTarget } from './endpoint.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { IsulatsError } from '../runtime/errors.js';
+import { rpcDeadline } from '../util/timer-delay.js';
 
 export const ADMIN_SERVICE = 'isulats.admin.v1.Admin';
 
@@ -66,7 +67,7 @@ export async function callAdmin<T>(
   const client = new grpc.Client(grpcTarget(endpoint), grpc.credentials.createInsecure());
   try {
     return await new Promise<T>((resolve, reject) => {
-      const deadline = opts.timeoutMs && !ADMIN_UNBOUNDED.has(method) ? Date.now() + opts.timeoutMs : Infinity;
+      const deadline = opts.timeoutMs && !ADMIN_UNBOUNDED.has(method) ? rpcDeadline(opts.timeoutMs) : Infinity;
       const call = client.makeUnaryRequest(adminPath(method), encodeJson, decodeJson, { args }, new grpc.Metadata(), { deadline },
         (err: import('@grpc/grpc-js').ServiceError | null, res?: { result?: T }) => {
           opts.signal?.removeEventListener('abort', onAbort);

@@ -22,7 +22,7 @@ const CRI_METHODS = [
  * /etc/isulats/daemon.json; missing means defaults), with --root, --state and
  * --registry-config-dir on top. The daemon passes its resolved config instead.
  */
-export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?: DaemonConfig }): Promise<CriBackend> {
+export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?: DaemonConfig; engineLog?: EngineLog }): Promise<CriBackend> {
   if (process.getuid?.() !== 0) {
     const { failedPrecondition } = await import('../runtime/errors.js');
     throw failedPrecondition('the embedded engine needs root (it runs runc, mounts overlays and sets up networks); run as root or point --runtime-endpoint at a CRI socket');
@@ -30,7 +30,8 @@ export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?
   const cfg = opts.daemonConfig ?? (await cliEngineConfig(opts));
   const { Engine } = await import('../runtime/engine.js');
   // The daemon passes its config: its engine owns the long-lived NRI (socket included).
-  const engine = await Engine.open(engineOptions(cfg, (m) => opts.debug?.(`warning: ${m}`), opts.daemonConfig ? 'daemon' : 'embedded'));
+  const log = opts.engineLog ?? { warn: (m: string) => opts.debug?.(`warning: ${m}`), info: () => undefined };
+  const engine = await Engine.open(engineOptions(cfg, log, opts.daemonConfig ? 'daemon' : 'embedded'));
   return new EmbeddedBackend(engine, `embedded (${cfg.root})`, cfg);
 }
 
@@ -44,8 +45,14 @@ async function cliEngineConfig(opts: BackendOptions): Promise<DaemonConfig> {
   return cfg;
 }
 
+/** Where the engine's warnings and notable events go: the daemon's log, or the CLI's --debug output. */
+export interface EngineLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
 /** daemon.json's engine settings as the engine takes them. */
-export function engineOptions(cfg: DaemonConfig, warn?: (m: string) => void, mode: 'daemon' | 'embedded' = 'embedded'): EngineOptions {
+export function engineOptions(cfg: DaemonConfig, log?: EngineLog, mode: 'daemon' | 'embedded' = 'embedded'): EngineOptions {
   return {
     root: cfg.root,
     state: cfg.state,
@@ -68,7 +75,8 @@ export function engineOptions(cfg: DaemonConfig, warn?: (m: string) => void, mod
           enableExternalConnections: !cfg.nri.disableConnections,
         }
       : undefined,
-    warn,
+    warn: log && ((m) => log.warn(m)),
+    info: log && ((m) => log.info(m)),
   };
 }
 

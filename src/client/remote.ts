@@ -6,6 +6,7 @@ import type { CriBackend, IsulatsExtras, PullProgress } from './backend.js';
 import { adminExtras } from './admin-client.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { grpcTarget } from './endpoint.js';
+import { rpcDeadline } from '../util/timer-delay.js';
 
 type ApiVersion = 'v1' | 'v1alpha2';
 type ServiceName = 'RuntimeService' | 'ImageService';
@@ -74,7 +75,7 @@ export class RemoteBackend implements CriBackend {
       const body = version === 'v1' ? req : await convert('to', client, method, req);
       try {
         const res = await new Promise<any>((resolve, reject) => {
-          const deadline = new Date(Date.now() + this.opts.timeoutMs);
+          const deadline = new Date(rpcDeadline(this.opts.timeoutMs));
           client[method](body, { deadline }, (err: any, out: any) => (err ? reject(err) : resolve(out)));
         });
         if (!ch.version) this.opts.debug?.(`using CRI ${version} for ${service} at ${ch.endpoint}`);

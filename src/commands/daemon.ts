@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { defineCommand } from '../cli/spec.js';
 import type { CriBackend } from '../client/backend.js';
 import type { DaemonConfig, DaemonFlags } from '../runtime/config/daemon-config.js';
+import type { Logger } from '../daemon/logger.js';
 
 export default defineCommand({
   summary: 'Run the CRI daemon (runtime.v1 and runtime.v1alpha2) on a unix socket',
@@ -65,13 +66,15 @@ export default defineCommand({
     await reexecForDaemon((msg) => process.stderr.write(`isulats daemon: ${msg}\n`));
 
     const endpoint: string | undefined = ctx.flags['backend-endpoint'];
-    const backendFactory = async (cfg: DaemonConfig): Promise<CriBackend> => {
+    const backendFactory = async (cfg: DaemonConfig, log: Logger): Promise<CriBackend> => {
       if (endpoint) {
         const { RemoteBackend } = await import('../client/remote.js');
         return new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 120_000 });
       }
       const { openEmbeddedBackend } = await import('../client/embedded.js');
-      return openEmbeddedBackend({ timeoutMs: 120_000, daemonConfig: cfg });
+      // The engine's warnings (NRI plugins failing, recovery problems) and notable events go to the daemon's log.
+      const engineLog = { warn: (m: string) => log.warn(m, { source: 'engine' }), info: (m: string) => log.info(m, { source: 'engine' }) };
+      return openEmbeddedBackend({ timeoutMs: 120_000, daemonConfig: cfg, engineLog });
     };
 
     const { startDaemon } = await import('../daemon/daemon.js');

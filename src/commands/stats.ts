@@ -5,6 +5,7 @@ import type { CommandContext } from '../cli/context.js';
 import type { ContainerStats, CpuUsage } from '../api/cri.js';
 import { table } from '../cli/output/tabwriter.js';
 import { humanSize } from '../cli/output/units.js';
+import { timerDelay } from '../util/timer-delay.js';
 
 export default defineCommand({
   summary: 'List container(s) resource usage statistics',
@@ -105,7 +106,7 @@ export function containerStatsRows(first: ContainerStats[], second: ContainerSta
 }
 
 export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+  return new Promise((r) => setTimeout(r, timerDelay(ms)));
 }
 
 /**

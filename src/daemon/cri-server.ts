@@ -13,6 +13,7 @@ import { fromV1alpha2, toV1alpha2 } from '../api/convert.js';
 import type { Logger } from './logger.js';
 import { findUnknownEnum } from './enum-check.js';
 import { validateRequest } from './validate.js';
+import { logCall } from './call-log.js';
 
 /** containerd's limit; grpc-js's own default (4 MiB) is too small for big ListContainers answers. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -137,25 +138,28 @@ function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: Cr
   const responseType = def.responseType?.type?.name ?? `${rpc}Response`;
   return (call, callback) => {
     const started = process.hrtime.bigint();
+    // The request as the engine saw it (v1), for the log line.
+    let req: any = call.request;
+    let res: any;
     void (async () => {
       const unknownEnum = findUnknownEnum(version === 'v1' ? 'cri-v1' : 'cri-v1alpha2', requestType, call.request);
       if (unknownEnum) throw invalidArgument(`unknown enum value: ${unknownEnum}`);
-      const req = version === 'v1' ? call.request : fromV1alpha2(requestType, call.request);
+      if (version !== 'v1') req = fromV1alpha2(requestType, call.request);
       validateRequest(rpc, req);
       const fn = (backend as unknown as Record<string, ((r: unknown) => Promise<unknown>) | undefined>)[method];
       if (typeof fn !== 'function') throw new IsulatsError('unimplemented', `${rpc} is not implemented by this runtime`);
-      let res = await fn.call(backend, req);
+      res = await fn.call(backend, req);
       // The API version a client sees is the one it speaks to, whatever the engine behind says.
       if (rpc === 'Version' && res) res = { ...(res as object), runtimeApiVersion: version };
       return version === 'v1' ? res : toV1alpha2(responseType, res);
     })().then(
-      (res) => {
-        logCall(log, rpc, version, started, 0);
-        callback(null, res);
+      (answer) => {
+        logCall(log, { rpc, api: version, started, code: 0, req, res });
+        callback(null, answer);
       },
       (err: unknown) => {
         const status = toGrpcStatus(err);
-        logCall(log, rpc, version, started, status.code, status.details, err);
+        logCall(log, { rpc, api: version, started, code: status.code, details: status.details, err, req });
         callback(status as grpc.ServiceError, null);
       },
     );
@@ -192,12 +196,12 @@ function streamedListHandler(rpc: string, def: MethodDef, opts: CriServiceOption
       }
     })().then(
       () => {
-        logCall(log, rpc, 'v1', started, 0);
+        logCall(log, { rpc, api: 'v1', started, code: 0 });
         if (!cancelled) call.end();
       },
       (err: unknown) => {
         const status = toGrpcStatus(err);
-        logCall(log, rpc, 'v1', started, status.code, status.details, err);
+        logCall(log, { rpc, api: 'v1', started, code: status.code, details: status.details, err });
         if (!cancelled) call.emit('error', status);
       },
     );
@@ -232,13 +236,4 @@ function eventsHandler(opts: CriServiceOptions, streams: Set<() => void>): grpc.
       }
     })();
   };
-}
-
-function logCall(log: Logger, rpc: string, version: CriVersion, started: bigint, code: number, details?: string, err?: unknown): void {
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (code === GRPC_INTERNAL) {
-    log.error('request failed', { rpc, api: version, code, ms, error: details, stack: err instanceof Error ? err.stack : undefined });
-  } else if (log.enabled('debug')) {
-    log.debug('request', { rpc, api: version, code, ms, ...(details ? { error: details } : {}) });
-  }
 }

@@ -6,9 +6,10 @@
 import { join } from 'node:path';
 import { cjs } from '../util/cjs.js';
 import type { CriBackend } from '../client/backend.js';
-import type { DaemonConfig } from '../runtime/config/daemon-config.js';
+import { LOG_LEVELS, type DaemonConfig } from '../runtime/config/daemon-config.js';
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
 import { addAdminService } from './admin-service.js';
+import { createClampedInjector } from './deadline-clamp.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { listenTcp, listenUnix, type Listener } from './listeners.js';
 import { openLogFile } from './log-file.js';
@@ -18,8 +19,8 @@ import { streamingRuntimeOf, withStreamingServer } from './streaming/streaming-b
 
 export interface DaemonOptions {
   config: DaemonConfig;
-  /** Makes the backend the daemon serves (the embedded engine, or a proxy to another runtime). */
-  backendFactory: (config: DaemonConfig) => Promise<CriBackend>;
+  /** Makes the backend the daemon serves (the embedded engine, or a proxy to another runtime); its warnings belong in `log`. */
+  backendFactory: (config: DaemonConfig, log: Logger) => Promise<CriBackend>;
   log?: Logger;
   /** How long in-flight calls may take to finish on stop (default 10 s). */
   shutdownGraceMs?: number;
@@ -79,7 +80,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const lock = await acquireInstanceLock(config.pidfile);
     undo.push({ what: 'remove pid file', run: () => lock.release() });
 
-    const backend = await opts.backendFactory(config);
+    const backend = await opts.backendFactory(config, log);
     undo.push({ what: 'close backend', run: () => backend.close() });
 
     // Streaming server: only for a backend that streams in-process (the engine);
@@ -110,7 +111,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       log,
       state: () => ({ endpoints: listeners.map((l) => l.endpoint), apiVersions, streamingUrl: streaming?.url }),
     });
-    const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+    const injector = createClampedInjector(server, grpc.ServerCredentials.createInsecure());
     undo.push({
       what: 'stop gRPC server',
       run: () => {
@@ -152,7 +153,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         try {
           const next = await opts.reloadConfig();
           if (next.logLevel !== log.level) {
-            log.info('log level changed', { from: log.level, to: next.logLevel });
+            // Said under the more verbose of the two levels, so that warn -> info shows it too.
+            const from = log.level;
+            if (LOG_LEVELS.indexOf(next.logLevel) > LOG_LEVELS.indexOf(from)) log.level = next.logLevel;
+            log.info('log level changed', { from, to: next.logLevel });
             log.level = next.logLevel;
           }
         } catch (err) {

@@ -30,6 +30,7 @@ export interface EngineContext {
   pauseImage: string;
   cgroupManager: 'cgroupfs' | 'systemd';
   warn: (message: string) => void;
+  info?: (message: string) => void;
   /** NRI hooks; unset when NRI is off. */
   nri?: EngineNri;
 }

@@ -101,6 +101,7 @@ export class Engine implements RuntimeApi, ImageApi {
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
       cgroupManager,
       warn,
+      info: options.info,
     };
     const engine = new Engine(ctx);
     await engine.recover();

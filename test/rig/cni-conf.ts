@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { chooseSubnet, routeDestinations, SUBNET_POOLS } from './free-subnet.js';
 import { run } from './proc.js';
 
 export interface CniNetwork {
@@ -18,17 +19,32 @@ export interface CniNetwork {
 /** Debian's containernetworking-plugins. */
 export const CNI_BIN_DIR = '/usr/lib/cni';
 
+/** The host's IPv4 routes, all tables, as `ip -4 route show table all` prints them. */
+export async function hostRouteTable(): Promise<string> {
+  return (await run('ip', ['-4', 'route', 'show', 'table', 'all'], { check: false })).stdout;
+}
+
+export interface BridgeConflistOptions {
+  /** Where the route table comes from (tests of the choice); the host's by default. */
+  routeTable?: () => Promise<string>;
+  /** Called with the line saying which subnet was taken and why; stderr by default. */
+  report?: (line: string) => void;
+}
+
 /**
- * Writes a bridge + portmap conflist with a unique name, bridge and 10.88.<n>.0/24 subnet
- * into `confDir`; host-local keeps its leases in `leaseDir`.
+ * Writes a bridge + portmap conflist with a unique name, bridge and a /24 subnet no host route
+ * overlaps (free-subnet.ts) into `confDir`; host-local keeps its leases in `leaseDir`.
  */
-export async function writeBridgeConflist(confDir: string, leaseDir: string): Promise<CniNetwork> {
+export async function writeBridgeConflist(confDir: string, leaseDir: string, opts: BridgeConflistOptions = {}): Promise<CniNetwork> {
   const suffix = randomBytes(3).toString('hex');
   const name = `ist-net-${suffix}`;
   const bridge = `istbr${suffix}`;
-  const octet = await unusedOctet();
-  const subnet = `10.88.${octet}.0/24`;
-  const gateway = `10.88.${octet}.1`;
+  const routes = routeDestinations(await (opts.routeTable ?? hostRouteTable)());
+  const choice = chooseSubnet(routes);
+  if (!choice) throw new Error(`no /24 free of host routes in ${SUBNET_POOLS.join(', ')}`);
+  const { subnet, gateway } = choice;
+  const why = choice.full.length > 0 ? ` (host routes cover ${choice.full.join(', ')})` : '';
+  (opts.report ?? ((line) => process.stderr.write(`${line}\n`)))(`[rig] network ${name}: ${subnet} from ${choice.pool}${why}`);
   const conflist = {
     cniVersion: '1.0.0',
     name,
@@ -52,39 +68,4 @@ export async function writeBridgeConflist(confDir: string, leaseDir: string): Pr
   const confPath = join(confDir, `10-${name}.conflist`);
   await writeFile(confPath, `${JSON.stringify(conflist, null, 2)}\n`);
   return { name, bridge, subnet, gateway, leaseDir, confPath };
-}
-
-/** A third octet whose 10.88.<n>.0/24 overlaps no IPv4 route on the host (bounded random tries). */
-async function unusedOctet(): Promise<number> {
-  const { stdout } = await run('ip', ['-4', 'route', 'show', 'table', 'all'], { check: false });
-  // The destination is the first word, or the second after a type such as `local`/`broadcast`.
-  const routes = stdout.split('\n')
-    .map((line) => line.split(' ').slice(0, 2).map(parseCidr).find((r) => r !== undefined))
-    .filter((r): r is Cidr => r !== undefined);
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const octet = 2 + (randomBytes(1)[0]! % 250);
-    const ours = parseCidr(`10.88.${octet}.0/24`)!;
-    if (!routes.some((r) => overlaps(r, ours))) return octet;
-  }
-  throw new Error('no unused 10.88.x.0/24 subnet found');
-}
-
-interface Cidr {
-  base: number;
-  bits: number;
-}
-
-function parseCidr(text: string): Cidr | undefined {
-  const match = /^(\d+)\.(\d+)\.(\d+)\.(\d+)(?:\/(\d+))?$/.exec(text);
-  if (!match) return undefined;
-  const [a, b, c, d] = match.slice(1, 5).map(Number) as [number, number, number, number];
-  const bits = match[5] === undefined ? 32 : Number(match[5]);
-  return { base: (((a << 24) | (b << 16) | (c << 8) | d) >>> 0), bits };
-}
-
-function overlaps(x: Cidr, y: Cidr): boolean {
-  const bits = Math.min(x.bits, y.bits);
-  if (bits === 0) return false; // a default route overlaps everything and says nothing
-  const mask = (0xffffffff << (32 - bits)) >>> 0;
-  return ((x.base & mask) >>> 0) === ((y.base & mask) >>> 0);
 }

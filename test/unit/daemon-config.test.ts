@@ -81,6 +81,15 @@ describe('daemon.json', () => {
     expect(problems.find((p) => p.startsWith('"log-opts.color"'))).toMatch(/unknown option/);
   });
 
+  it('rejects NRI timeouts longer than a timer can wait', () => {
+    const problems = problemsOf(() => parseDaemonJson(JSON.stringify({ 'nri-request-timeout': '99999999m', 'nri-registration-timeout': 2147483648 })));
+    expect(problems).toEqual([
+      '"nri-request-timeout": at most 2147483647 ms (about 24 days), got "99999999m"',
+      '"nri-registration-timeout": at most 2147483647 ms (about 24 days), got 2147483648',
+    ]);
+    expect(parseDaemonJson(JSON.stringify({ 'nri-request-timeout': 2147483647 })).nri?.requestTimeoutMs).toBe(2147483647);
+  });
+
   it('rejects text that is not a JSON object', () => {
     expect(problemsOf(() => parseDaemonJson('{"graph": '))[0]).toMatch(/not valid JSON/);
     expect(problemsOf(() => parseDaemonJson('[1]'))[0]).toMatch(/JSON object/);

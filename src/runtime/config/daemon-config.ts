@@ -1,6 +1,7 @@
 // daemon.json: iSulad's keys where they apply, defaults, validation, and the
 // merge defaults < file < flags. Pure apart from readDaemonJson. Every unknown
 // key and every bad value is reported, one line each, in a single error.
+import { MAX_TIMER_MS } from '../../util/timer-delay.js';
 
 export type LogLevel = 'fatal' | 'alert' | 'crit' | 'error' | 'warn' | 'notice' | 'info' | 'debug' | 'trace';
 export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'alert', 'crit', 'error', 'warn', 'notice', 'info', 'debug', 'trace'];
@@ -161,11 +162,20 @@ export function parsePort(value: unknown, key: string, problems: Problems): numb
 
 /** A duration: milliseconds as a number, or a string such as "500ms", "5s", "1m". */
 function durationMs(value: unknown, key: string, problems: Problems): number | undefined {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  let ms: number | undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) ms = value;
   const m = typeof value === 'string' ? /^(\d+)(ms|s|m)$/.exec(value.trim()) : null;
-  if (m && Number(m[1]) > 0) return Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as 'ms' | 's' | 'm'];
-  problems.push(`"${key}": expected a positive duration ("5s", "500ms") or milliseconds, got ${JSON.stringify(value)}`);
-  return undefined;
+  if (m && Number(m[1]) > 0) ms = Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as 'ms' | 's' | 'm'];
+  if (ms === undefined) {
+    problems.push(`"${key}": expected a positive duration ("5s", "500ms") or milliseconds, got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  // These become Node timers, which fire at once past MAX_TIMER_MS instead of waiting.
+  if (ms > MAX_TIMER_MS) {
+    problems.push(`"${key}": at most ${MAX_TIMER_MS} ms (about 24 days), got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return ms;
 }
 
 /** `unix:///abs`, `unix:/abs`, `/abs` or `tcp://host:port` → the normalized endpoint. */

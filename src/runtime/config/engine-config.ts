@@ -25,6 +25,8 @@ export interface EngineOptions {
   /** NRI (node resource interface); off when unset or not enabled. */
   nri?: NriEngineOptions;
   warn?: (message: string) => void;
+  /** Events worth a log line that are not problems (an NRI plugin registered); dropped when unset. */
+  info?: (message: string) => void;
 }
 
 export interface NriEngineOptions {

@@ -228,6 +228,7 @@ export class EngineNri {
       peerPid: (sock) => peerCredentials(sock)?.pid,
       log: (level, msg) => {
         if (level === 'warn' || level === 'error') this.ctx.warn(msg);
+        else if (level === 'info') this.ctx.info?.(msg);
       },
     });
     await a.start();

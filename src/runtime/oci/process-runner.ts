@@ -17,6 +17,7 @@ import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { getSystemErrorName } from 'node:util';
 import { hasRunProcess, hasSpawnDetached, runProcess, spawnDetached, type NativeExit } from '../native.js';
+import { timerDelay } from '../../util/timer-delay.js';
 
 export interface RunRequest {
   cmd: string;
@@ -211,7 +212,8 @@ async function runNative(req: RunRequest): Promise<RunResult> {
     envArray(req.env ?? process.env),
     req.cwd ?? null,
     input,
-    req.timeoutMs ?? -1,
+    // The addon counts in int64 ms: keep the double it converts exact.
+    req.timeoutMs === undefined ? -1 : Math.min(Math.max(req.timeoutMs, 0), Number.MAX_SAFE_INTEGER),
     req.maxOutput ?? DEFAULT_MAX_OUTPUT,
   );
   if (r.errno) throw spawnError(req, r.errno);
@@ -267,7 +269,7 @@ function collect(child: ChildProcess, req: RunRequest): Promise<RunResult> {
                 // already gone
               }
             }
-          }, req.timeoutMs)
+          }, timerDelay(req.timeoutMs))
         : undefined;
     child.on('error', (e) => {
       if (timer) clearTimeout(timer);
