@@ -34,6 +34,7 @@ export interface EngineNriContext {
   containers: StateStore<ContainerRecord>;
   host: { oomScoreFloor: number };
   warn: (message: string) => void;
+  info?: (message: string) => void;
 }
 
 export interface EngineNriDeps {
