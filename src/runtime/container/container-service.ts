@@ -10,6 +10,7 @@ import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { newId } from '../store/id-registry.js';
+import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
 import type { OciProcess, OciState } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
@@ -126,7 +127,7 @@ export class ContainerService {
       });
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
-      await mkdir(bundle, { recursive: true, mode: 0o711 });
+      await mkdir(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
       await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
       if (logPath) await mkdir(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');

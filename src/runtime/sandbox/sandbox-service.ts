@@ -12,6 +12,7 @@ import { nowNs, toInt } from '../container/cri-values.js';
 import { createNetns, removeNetns } from '../network/netns.js';
 import { podIps } from '../network/cni-result.js';
 import { newId } from '../store/id-registry.js';
+import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
 import type { SandboxRecord } from './sandbox-record.js';
 import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
@@ -179,7 +180,7 @@ export class SandboxService {
     const c = image.config.config ?? {};
     const args = [...(c.Entrypoint ?? []), ...(c.Cmd ?? [])];
     const bundle = join(this.ctx.sandboxes.objectDir(record.id), 'bundle');
-    await mkdir(bundle, { recursive: true, mode: 0o711 });
+    await mkdir(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
     const spec = buildSandboxSpec({
       id: record.id,
       rootfs,
