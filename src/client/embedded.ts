@@ -31,7 +31,7 @@ export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?
   const cfg = opts.daemonConfig ?? (await cliEngineConfig(opts));
   const { Engine } = await import('../runtime/engine.js');
   // The daemon passes its config: its engine owns the long-lived NRI (socket included).
-  const engine = await Engine.open(engineOptions(cfg, (m) => opts.debug?.(`warning: ${m}`), opts.daemonConfig ? 'daemon' : 'embedded'));
+  const engine = await Engine.open({ ...engineOptions(cfg, (m) => opts.debug?.(`warning: ${m}`), opts.daemonConfig ? 'daemon' : 'embedded'), debug: opts.debug });
   return new EmbeddedBackend(engine, `embedded (${cfg.root})`, cfg);
 }
 

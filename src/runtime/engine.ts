@@ -82,6 +82,7 @@ export class Engine implements RuntimeApi, ImageApi {
         runcPath: options.runcPath,
         conmonPath: options.conmonPath,
         systemdCgroup: cgroupManager === 'systemd',
+        debug: options.debug,
       }),
       cni: new CniManager({ runner, confDir: options.cniConfDir, binDirs: options.cniBinDirs, cacheDir: paths.cniCacheDir }),
       images,

@@ -25,6 +25,8 @@ export interface EngineOptions {
   /** NRI (node resource interface); off when unset or not enabled. */
   nri?: NriEngineOptions;
   warn?: (message: string) => void;
+  /** Detail for the debug log (runc's warnings on a failed start). */
+  debug?: (message: string) => void;
 }
 
 export interface NriEngineOptions {

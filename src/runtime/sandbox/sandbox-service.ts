@@ -18,7 +18,8 @@ import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
 import { HOST_SHM, mountPodShm, unmountPodShm } from './pod-shm.js';
 import { runtimeFailpoint, type PodReleaseOp } from '../recovery/failpoints.js';
-import { checkCriResources, podCgroupResources } from '../container/cri-resources.js';
+import { podCgroupResources } from '../container/cri-resources.js';
+import { checkResources } from '../container/resource-validation.js';
 import { CgroupWriteError } from '../oci/cgroup-writer.js';
 import { podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
 
@@ -73,6 +74,8 @@ export class SandboxService {
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
     if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
+    checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'overhead');
+    checkResources(req.config?.linux?.resources, 'config.linux.resources');
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();
@@ -330,8 +333,8 @@ export class SandboxService {
   async updateResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
-    checkCriResources(req.overhead, 'overhead');
-    checkCriResources(req.resources, 'resources');
+    checkResources(req.overhead, 'overhead', 'overhead');
+    checkResources(req.resources, 'resources');
     const ready = async (r: SandboxRecord) => {
       if ((await this.liveState(r)) !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${r.id} is not ready`);
     };
