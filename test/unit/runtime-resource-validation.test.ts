@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { exactInt, parseIdList, resourcesProblem, type HostTopology } from '../../src/runtime/container/resource-validation.js';
 
 const HOST: HostTopology = { cpus: new Set([0, 1, 2, 3]), mems: new Set([0]) };
-const check = (res: Parameters<typeof resourcesProblem>[0], role: 'limits' | 'overhead' = 'limits') => resourcesProblem(res, 'config.linux.resources', HOST, role);
+const check = (res: Parameters<typeof resourcesProblem>[0], role: 'container' | 'pod' = 'container') => resourcesProblem(res, 'config.linux.resources', HOST, role);
 
 describe('resourcesProblem', () => {
   it.each([
@@ -44,9 +44,9 @@ describe('resourcesProblem', () => {
     expect(check({ hugepageLimits: [{ pageSize: '2MB', limit: '1073741824' }] })).toBeUndefined();
   });
 
-  it('takes a small memory overhead, which is added to the pod sum, but not a negative one', () => {
-    expect(check({ memoryLimitInBytes: 65536 }, 'overhead')).toBeUndefined();
-    expect(check({ memoryLimitInBytes: -1 }, 'overhead')).toMatch(/memory_limit_in_bytes must be 0 \(unset\) or between 1 and/);
+  it('leaves small pod memory values to the kernel (it judges them against the pod cgroup), but not negative ones', () => {
+    expect(check({ memoryLimitInBytes: 65536 }, 'pod')).toBeUndefined();
+    expect(check({ memoryLimitInBytes: -1 }, 'pod')).toMatch(/memory_limit_in_bytes must be 0 \(unset\) or between 1 and/);
   });
 });
 

@@ -14,7 +14,11 @@ const CPU_PERIOD = { min: 1000n, max: 1_000_000n };
 const CPU_QUOTA = { min: 1000n, max: (1n << 44n) - 1n };
 /** cgroup v1 cpu.shares as runc takes it (2..262144; 0 = unset). */
 const CPU_SHARES = { min: 2n, max: 262_144n };
-/** Below this runc's own init cannot start in the cgroup (docker's floor too). */
+/**
+ * runc sets the limit once its init has joined the cgroup, and the kernel refuses a limit below
+ * what init already uses (about 2.2 MiB with runc 1.1.5). 6 MiB, docker's floor, leaves room for
+ * other runc builds.
+ */
 export const MIN_MEMORY_LIMIT = 6n * 1024n * 1024n;
 /** Limits above 2^53-1 (8 PiB) could not be carried exactly into the OCI spec. */
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -29,10 +33,10 @@ export interface HostTopology {
 }
 
 export type ResourcesRole =
-  /** A container's own resources (create, update) and a pod's sum of them. */
-  | 'limits'
-  /** A pod's overhead: added to the sum, so small values are fine. */
-  | 'overhead';
+  /** A container's own resources (create, update): runc's init must fit in them. */
+  | 'container'
+  /** A pod's resources or overhead: the kernel alone judges them against the pod cgroup's usage. */
+  | 'pod';
 
 type Int64Like = number | string | bigint | { toString(): string } | null | undefined;
 
@@ -46,7 +50,7 @@ export function exactInt(v: Int64Like): bigint | undefined {
 }
 
 /** The first problem with `res` ("linux.resources.cpu_shares must be ..."), or undefined. */
-export function resourcesProblem(res: cri.LinuxContainerResourcesIn, field: string, host: HostTopology, role: ResourcesRole = 'limits'): string | undefined {
+export function resourcesProblem(res: cri.LinuxContainerResourcesIn, field: string, host: HostTopology, role: ResourcesRole = 'container'): string | undefined {
   const ints: Record<string, bigint> = {};
   for (const [name, value] of [
     ['cpu_period', res.cpuPeriod],
@@ -65,7 +69,7 @@ export function resourcesProblem(res: cri.LinuxContainerResourcesIn, field: stri
   if (period !== 0n && outside(period!, CPU_PERIOD)) return `${field}.cpu_period must be 0 (unset) or between ${CPU_PERIOD.min} and ${CPU_PERIOD.max} (µs), got ${period}`;
   if (quota !== 0n && quota !== -1n && outside(quota!, CPU_QUOTA)) return `${field}.cpu_quota must be 0 (unset), -1 (no limit) or between ${CPU_QUOTA.min} and ${CPU_QUOTA.max} (µs), got ${quota}`;
   if (shares !== 0n && outside(shares!, CPU_SHARES)) return `${field}.cpu_shares must be 0 (unset) or between ${CPU_SHARES.min} and ${CPU_SHARES.max}, got ${shares}`;
-  const minMemory = role === 'limits' ? MIN_MEMORY_LIMIT : 1n;
+  const minMemory = role === 'container' ? MIN_MEMORY_LIMIT : 1n;
   if (memory !== 0n && outside(memory!, { min: minMemory, max: MAX_EXACT })) return `${field}.memory_limit_in_bytes must be 0 (unset) or between ${minMemory} and ${MAX_EXACT}, got ${memory}`;
   if (swap !== 0n && swap !== -1n && outside(swap!, { min: 1n, max: MAX_EXACT })) return `${field}.memory_swap_limit_in_bytes must be 0 (unset), -1 (no limit) or between 1 and ${MAX_EXACT}, got ${swap}`;
   if (swap! > 0n && memory! > 0n && swap! < memory!) return `${field}.memory_swap_limit_in_bytes (${swap}) must not be below memory_limit_in_bytes (${memory})`;
@@ -82,7 +86,7 @@ export function resourcesProblem(res: cri.LinuxContainerResourcesIn, field: stri
 }
 
 /** Throws InvalidArgument for the first problem of `res` (absent resources have none). */
-export function checkResources(res: cri.LinuxContainerResourcesIn | null | undefined, field: string, role: ResourcesRole = 'limits', host: HostTopology = hostTopology()): void {
+export function checkResources(res: cri.LinuxContainerResourcesIn | null | undefined, field: string, role: ResourcesRole = 'container', host: HostTopology = hostTopology()): void {
   const problem = res ? resourcesProblem(res, field, host, role) : undefined;
   if (problem) throw invalidArgument(problem);
 }

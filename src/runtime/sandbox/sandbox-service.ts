@@ -74,8 +74,8 @@ export class SandboxService {
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
     if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
-    checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'overhead');
-    checkResources(req.config?.linux?.resources, 'config.linux.resources');
+    checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
+    checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();
@@ -333,8 +333,8 @@ export class SandboxService {
   async updateResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
-    checkResources(req.overhead, 'overhead', 'overhead');
-    checkResources(req.resources, 'resources');
+    checkResources(req.overhead, 'overhead', 'pod');
+    checkResources(req.resources, 'resources', 'pod');
     const ready = async (r: SandboxRecord) => {
       if ((await this.liveState(r)) !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${r.id} is not ready`);
     };
