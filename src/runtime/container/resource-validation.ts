@@ -39,6 +39,7 @@ export type ResourcesRole =
   | 'pod';
 
 type Int64Like = number | string | bigint | { toString(): string } | null | undefined;
+type IntField = 'cpu_period' | 'cpu_quota' | 'cpu_shares' | 'memory_limit_in_bytes' | 'memory_swap_limit_in_bytes' | 'oom_score_adj';
 
 /** The exact integer, or undefined when `v` is not one (1.5, "12abc", NaN). Unset is 0. */
 export function exactInt(v: Int64Like): bigint | undefined {
@@ -51,29 +52,30 @@ export function exactInt(v: Int64Like): bigint | undefined {
 
 /** The first problem with `res` ("linux.resources.cpu_shares must be ..."), or undefined. */
 export function resourcesProblem(res: cri.LinuxContainerResourcesIn, field: string, host: HostTopology, role: ResourcesRole = 'container'): string | undefined {
-  const ints: Record<string, bigint> = {};
-  for (const [name, value] of [
-    ['cpu_period', res.cpuPeriod],
-    ['cpu_quota', res.cpuQuota],
-    ['cpu_shares', res.cpuShares],
-    ['memory_limit_in_bytes', res.memoryLimitInBytes],
-    ['memory_swap_limit_in_bytes', res.memorySwapLimitInBytes],
-    ['oom_score_adj', res.oomScoreAdj],
-  ] as const) {
+  const ints = {} as Record<IntField, bigint>;
+  const given: Record<IntField, Int64Like> = {
+    cpu_period: res.cpuPeriod,
+    cpu_quota: res.cpuQuota,
+    cpu_shares: res.cpuShares,
+    memory_limit_in_bytes: res.memoryLimitInBytes,
+    memory_swap_limit_in_bytes: res.memorySwapLimitInBytes,
+    oom_score_adj: res.oomScoreAdj,
+  };
+  for (const [name, value] of Object.entries(given) as Array<[IntField, Int64Like]>) {
     const n = exactInt(value);
     if (n === undefined) return `${field}.${name} must be an integer, got ${JSON.stringify(String(value))}`;
     ints[name] = n;
   }
-  const { cpu_period: period, cpu_quota: quota, cpu_shares: shares, memory_limit_in_bytes: memory, memory_swap_limit_in_bytes: swap, oom_score_adj: oom } = ints as Record<string, bigint>;
+  const { cpu_period: period, cpu_quota: quota, cpu_shares: shares, memory_limit_in_bytes: memory, memory_swap_limit_in_bytes: swap, oom_score_adj: oom } = ints;
   const outside = (n: bigint, r: { min: bigint; max: bigint }) => n < r.min || n > r.max;
-  if (period !== 0n && outside(period!, CPU_PERIOD)) return `${field}.cpu_period must be 0 (unset) or between ${CPU_PERIOD.min} and ${CPU_PERIOD.max} (µs), got ${period}`;
-  if (quota !== 0n && quota !== -1n && outside(quota!, CPU_QUOTA)) return `${field}.cpu_quota must be 0 (unset), -1 (no limit) or between ${CPU_QUOTA.min} and ${CPU_QUOTA.max} (µs), got ${quota}`;
-  if (shares !== 0n && outside(shares!, CPU_SHARES)) return `${field}.cpu_shares must be 0 (unset) or between ${CPU_SHARES.min} and ${CPU_SHARES.max}, got ${shares}`;
+  if (period !== 0n && outside(period, CPU_PERIOD)) return `${field}.cpu_period must be 0 (unset) or between ${CPU_PERIOD.min} and ${CPU_PERIOD.max} (µs), got ${period}`;
+  if (quota !== 0n && quota !== -1n && outside(quota, CPU_QUOTA)) return `${field}.cpu_quota must be 0 (unset), -1 (no limit) or between ${CPU_QUOTA.min} and ${CPU_QUOTA.max} (µs), got ${quota}`;
+  if (shares !== 0n && outside(shares, CPU_SHARES)) return `${field}.cpu_shares must be 0 (unset) or between ${CPU_SHARES.min} and ${CPU_SHARES.max}, got ${shares}`;
   const minMemory = role === 'container' ? MIN_MEMORY_LIMIT : 1n;
-  if (memory !== 0n && outside(memory!, { min: minMemory, max: MAX_EXACT })) return `${field}.memory_limit_in_bytes must be 0 (unset) or between ${minMemory} and ${MAX_EXACT}, got ${memory}`;
-  if (swap !== 0n && swap !== -1n && outside(swap!, { min: 1n, max: MAX_EXACT })) return `${field}.memory_swap_limit_in_bytes must be 0 (unset), -1 (no limit) or between 1 and ${MAX_EXACT}, got ${swap}`;
-  if (swap! > 0n && memory! > 0n && swap! < memory!) return `${field}.memory_swap_limit_in_bytes (${swap}) must not be below memory_limit_in_bytes (${memory})`;
-  if (outside(oom!, OOM_SCORE_ADJ)) return `${field}.oom_score_adj must be between ${OOM_SCORE_ADJ.min} and ${OOM_SCORE_ADJ.max}, got ${oom}`;
+  if (memory !== 0n && outside(memory, { min: minMemory, max: MAX_EXACT })) return `${field}.memory_limit_in_bytes must be 0 (unset) or between ${minMemory} and ${MAX_EXACT}, got ${memory}`;
+  if (swap !== 0n && swap !== -1n && outside(swap, { min: 1n, max: MAX_EXACT })) return `${field}.memory_swap_limit_in_bytes must be 0 (unset), -1 (no limit) or between 1 and ${MAX_EXACT}, got ${swap}`;
+  if (swap > 0n && memory > 0n && swap < memory) return `${field}.memory_swap_limit_in_bytes (${swap}) must not be below memory_limit_in_bytes (${memory})`;
+  if (outside(oom, OOM_SCORE_ADJ)) return `${field}.oom_score_adj must be between ${OOM_SCORE_ADJ.min} and ${OOM_SCORE_ADJ.max}, got ${oom}`;
   const cpus = idListProblem(res.cpusetCpus ?? '', host.cpus, 'CPU');
   if (cpus) return `${field}.cpuset_cpus ${cpus}`;
   const mems = idListProblem(res.cpusetMems ?? '', host.mems, 'memory node');
