@@ -71,22 +71,50 @@ function normalizeField(ns: Record<string, TypeDef>, def: FieldDef, value: unkno
   if (def.keyType) {
     if (typeof value !== 'object' || Array.isArray(value)) throw invalidArgument(`${path}: expected a mapping`);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = isMessage ? normalizeMessage(ns, def.type, v, `${path}.${k}`) : scalar(v);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = isMessage ? normalizeMessage(ns, def.type, v, `${path}.${k}`) : scalar(v, def.type, `${path}.${k}`);
     return out;
   }
   if (def.rule === 'repeated') {
     if (!Array.isArray(value)) throw invalidArgument(`${path}: expected a list`);
-    return value.map((v, i) => (isMessage ? normalizeMessage(ns, def.type, v, `${path}[${i}]`) : scalar(v)));
+    return value.map((v, i) => (isMessage ? normalizeMessage(ns, def.type, v, `${path}[${i}]`) : scalar(v, def.type, `${path}[${i}]`)));
   }
   if (isMessage) {
     if (typeof value !== 'object' || Array.isArray(value)) throw invalidArgument(`${path}: expected a mapping`);
     return normalizeMessage(ns, def.type, value, path);
   }
-  return scalar(value);
+  return scalar(value, def.type, path);
 }
 
-/** Integers are parsed as bigints so int64 values beyond 2^53 stay exact (as strings); the rest become numbers. */
-function scalar(v: unknown): unknown {
+/** Range of each protobuf integer type, as Go's JSON decoder (crictl) enforces it. */
+const INT_RANGES: Record<string, [bigint, bigint]> = {
+  int32: [-(1n << 31n), (1n << 31n) - 1n],
+  sint32: [-(1n << 31n), (1n << 31n) - 1n],
+  sfixed32: [-(1n << 31n), (1n << 31n) - 1n],
+  uint32: [0n, (1n << 32n) - 1n],
+  fixed32: [0n, (1n << 32n) - 1n],
+  int64: [-(1n << 63n), (1n << 63n) - 1n],
+  sint64: [-(1n << 63n), (1n << 63n) - 1n],
+  sfixed64: [-(1n << 63n), (1n << 63n) - 1n],
+  uint64: [0n, (1n << 64n) - 1n],
+  fixed64: [0n, (1n << 64n) - 1n],
+};
+
+/**
+ * Integers are parsed as bigints so int64 values beyond 2^53 stay exact (as
+ * strings); the rest become numbers. A value outside its field's integer type
+ * is refused here: protobuf encoding would wrap it (2^64 shares would arrive as 0).
+ */
+function scalar(v: unknown, type?: string, path = ''): unknown {
+  const range = type ? INT_RANGES[type] : undefined;
+  if (range && v !== null && v !== undefined) {
+    let n: bigint;
+    if (typeof v === 'bigint') n = v;
+    else if (typeof v === 'number' && Number.isInteger(v)) n = BigInt(v);
+    else if (typeof v === 'string' && /^[+-]?\d+$/.test(v.trim())) n = BigInt(v.trim());
+    else throw invalidArgument(`${path}: expected an integer (${type}), got ${JSON.stringify(typeof v === 'number' ? v : String(v))}`);
+    if (n < range[0] || n > range[1]) throw invalidArgument(`${path}: ${n} is out of range for ${type} (${range[0]}..${range[1]})`);
+    v = n;
+  }
   if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   return v;
 }

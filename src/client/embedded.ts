@@ -31,7 +31,7 @@ export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?
   const { Engine } = await import('../runtime/engine.js');
   // The daemon passes its config: its engine owns the long-lived NRI (socket included).
   const log = opts.engineLog ?? { warn: (m: string) => opts.debug?.(`warning: ${m}`), info: () => undefined };
-  const engine = await Engine.open(engineOptions(cfg, log, opts.daemonConfig ? 'daemon' : 'embedded'));
+  const engine = await Engine.open({ ...engineOptions(cfg, log, opts.daemonConfig ? 'daemon' : 'embedded'), debug: log.debug ?? opts.debug });
   return new EmbeddedBackend(engine, `embedded (${cfg.root})`, cfg);
 }
 
@@ -49,6 +49,8 @@ async function cliEngineConfig(opts: BackendOptions): Promise<DaemonConfig> {
 export interface EngineLog {
   warn(message: string): void;
   info(message: string): void;
+  /** Detail for the debug log (runc's warnings on a failed start). */
+  debug?(message: string): void;
 }
 
 /** daemon.json's engine settings as the engine takes them. */

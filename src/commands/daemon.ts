@@ -73,7 +73,7 @@ export default defineCommand({
       }
       const { openEmbeddedBackend } = await import('../client/embedded.js');
       // The engine's warnings (NRI plugins failing, recovery problems) and notable events go to the daemon's log.
-      const engineLog = { warn: (m: string) => log.warn(m, { source: 'engine' }), info: (m: string) => log.info(m, { source: 'engine' }) };
+      const engineLog = { warn: (m: string) => log.warn(m, { source: 'engine' }), info: (m: string) => log.info(m, { source: 'engine' }), debug: (m: string) => log.debug(m, { source: 'engine' }) };
       return openEmbeddedBackend({ timeoutMs: 120_000, daemonConfig: cfg, engineLog });
     };
 

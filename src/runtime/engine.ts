@@ -19,6 +19,7 @@ import { hostOomScoreFloor } from './oci/oom-score.js';
 import { probeHugepageSizes } from './oci/hugetlb.js';
 import { CniManager } from './network/cni.js';
 import { ID_PATTERN, StateStore } from './store/state-store.js';
+import { mkdirPrivate, tightenEngineTree, TOP_DIR_MODE } from './store/private-dirs.js';
 import { removeNetns } from './network/netns.js';
 import { connectTcp, relayInNetns } from './network/pod-port.js';
 import { NameRegistry } from './store/id-registry.js';
@@ -51,9 +52,10 @@ export class Engine implements RuntimeApi, ImageApi {
 
   static async open(options: EngineOptions, runner = new ProcessRunner()): Promise<Engine> {
     const paths = enginePaths(options);
-    for (const dir of [paths.root, paths.state, paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir]) {
-      await mkdir(dir, { recursive: true, mode: 0o711 });
-    }
+    for (const dir of [paths.root, paths.state]) await mkdir(dir, { recursive: true, mode: TOP_DIR_MODE });
+    // Before anything reads the trees: a root made by an older version has listable, traversable dirs.
+    await tightenEngineTree([paths.root, paths.state]);
+    for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir]) await mkdirPrivate(dir);
     const images = await ImageService.open({
       root: options.root,
       state: options.state,
@@ -82,6 +84,7 @@ export class Engine implements RuntimeApi, ImageApi {
         runcPath: options.runcPath,
         conmonPath: options.conmonPath,
         systemdCgroup: cgroupManager === 'systemd',
+        debug: options.debug,
       }),
       cni: new CniManager({ runner, confDir: options.cniConfDir, binDirs: options.cniBinDirs, cacheDir: paths.cniCacheDir }),
       images,

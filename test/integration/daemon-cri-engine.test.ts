@@ -222,7 +222,7 @@ describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 
       expect(empty).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: 'pod sandbox ID must not be empty' });
       const bad = await rawCall(socket, 'RuntimeService', 'UpdatePodSandboxResources', { podSandboxId: podId, overhead: { cpuPeriod: 5 } });
       expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
-      expect(bad.details).toMatch(/^overhead\.cpu_period must be 0 or between 1000 and 1000000/);
+      expect(bad.details).toMatch(/^overhead\.cpu_period must be 0 \(unset\) or between 1000 and 1000000/);
       const { podSandboxId } = await client.runPodSandbox({ config: podConfig('dce-shared') });
       try {
         const shared = await rawCall(socket, 'RuntimeService', 'UpdatePodSandboxResources', { podSandboxId, resources: { cpuShares: 512 } });

@@ -128,9 +128,9 @@ describe('UpdatePodSandboxResources in the engine', () => {
     const { podSandboxId, parent } = await podWithOwnCgroup('badvalues');
     const before = cgroupFile('cpu', parent, 'cpu.shares');
     for (const [resources, message] of [
-      [{ cpuShares: 1 }, /resources\.cpu_shares must be 0 or between 2 and 262144, got 1/],
-      [{ cpuQuota: 10 }, /resources\.cpu_quota must be 0, -1 or at least 1000/],
-      [{ memoryLimitInBytes: -5 }, /resources\.memory_limit_in_bytes must not be negative/],
+      [{ cpuShares: 1 }, /resources\.cpu_shares must be 0 \(unset\) or between 2 and 262144, got 1/],
+      [{ cpuQuota: 10 }, /resources\.cpu_quota must be 0 \(unset\), -1 \(no limit\) or between 1000 and/],
+      [{ memoryLimitInBytes: -5 }, /resources\.memory_limit_in_bytes must be 0 \(unset\) or between 1 and 9007199254740991, got -5/],
       [{ cpusetCpus: 'all' }, /resources\.cpuset_cpus "all" is not a CPU list/],
       [{ unified: { 'memory.high': '1G' } }, /unified \(cgroup v2\) resources cannot be applied on a cgroup v1 host/],
     ] as const) {

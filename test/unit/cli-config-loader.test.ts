@@ -83,6 +83,22 @@ describe('loadConfigFile', () => {
     expect(cfg.linux.resources).toEqual({ memoryLimitInBytes: '9007199254740993', cpuShares: 2 });
   });
 
+  it.each([
+    ['"memory_limit_in_bytes": "9223372036854775808"', /linux\.resources\.memoryLimitInBytes: 9223372036854775808 is out of range for int64/],
+    ['"memory_limit_in_bytes": 1e23', /linux\.resources\.memoryLimitInBytes: 99999999999999991611392 is out of range for int64/],
+    ['"cpu_shares": 18446744073709551616', /linux\.resources\.cpuShares: 18446744073709551616 is out of range for int64/],
+    ['"memory_limit_in_bytes": 1.5', /linux\.resources\.memoryLimitInBytes: expected an integer \(int64\), got 1\.5/],
+    ['"cpu_period": "soon"', /linux\.resources\.cpuPeriod: expected an integer \(int64\), got "soon"/],
+    ['"hugepage_limits": [{"page_size": "2MB", "limit": -1}]', /linux\.resources\.hugepageLimits\[0\]\.limit: -1 is out of range for uint64/],
+  ])('refuses %s, which protobuf encoding would wrap, naming the field', async (fields, message) => {
+    await expect(loadConfigFile(file('range.json', `{"metadata":{"name":"x"},"linux":{"resources":{${fields}}}}`), 'container')).rejects.toThrow(message);
+  });
+
+  it('reads int64 given as decimal strings, as protobuf JSON allows', async () => {
+    const cfg = (await loadConfigFile(file('str.json', '{"linux":{"resources":{"memory_limit_in_bytes":"9223372036854775807","cpu_quota":"-1"}}}'), 'container')) as any;
+    expect(cfg.linux.resources).toEqual({ memoryLimitInBytes: '9223372036854775807', cpuQuota: -1 });
+  });
+
   it('drops unknown keys as Go decoding does', async () => {
     const cfg = (await loadConfigFile(file('u.json', '{"metadata":{"name":"x"},"bogus":1}'), 'pod')) as any;
     expect(cfg).toEqual({ metadata: { name: 'x' } });

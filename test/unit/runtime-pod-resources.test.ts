@@ -1,10 +1,9 @@
-// Pod-level resources: the sum kubelet's pod cgroup takes, the CRI value
-// checks, the systemd slice path, and the cgroup file writes on v1 and v2
-// (v2 against a fixture tree: this host cannot run it for real).
+// Pod-level resources: the sum kubelet's pod cgroup takes, the systemd slice
+// path, and the cgroup file writes on v1 and v2 (v2 against a fixture tree: this host cannot run it for real).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { criResourcesProblem, podCgroupResources } from '../../src/runtime/container/cri-resources.js';
+import { podCgroupResources } from '../../src/runtime/container/cri-resources.js';
 import { CgroupReader } from '../../src/runtime/oci/cgroups.js';
 import { CgroupWriteError, cgroupWrites, sharesToWeight, writeCgroupResources } from '../../src/runtime/oci/cgroup-writer.js';
 import { podCgroupPath, sharedCgroupProblem } from '../../src/runtime/sandbox/pod-cgroup.js';
@@ -36,26 +35,6 @@ describe('podCgroupResources', () => {
     expect(out.cpu).toMatchObject({ quota: -1, period: 100_000 });
     expect(out.memory?.swap).toBe(-1);
     expect(out.unified).toEqual({ 'memory.high': '2', 'pids.max': '10' });
-  });
-});
-
-describe('criResourcesProblem', () => {
-  it.each([
-    [{ cpuShares: 1 }, /cpu_shares must be 0 or between 2 and 262144/],
-    [{ cpuShares: 262145 }, /cpu_shares/],
-    [{ cpuPeriod: 999 }, /cpu_period must be 0 or between 1000 and 1000000/],
-    [{ cpuQuota: -2 }, /cpu_quota must be 0, -1 or at least 1000/],
-    [{ memoryLimitInBytes: '-1' }, /memory_limit_in_bytes must not be negative/],
-    [{ memorySwapLimitInBytes: -2 }, /memory_swap_limit_in_bytes must be -1, 0 or positive/],
-    [{ memoryLimitInBytes: 2000, memorySwapLimitInBytes: 1000 }, /must not be below memory_limit_in_bytes/],
-    [{ cpusetMems: '0,,1' }, /cpuset_mems "0,,1" is not a node list/],
-  ])('refuses %j', (res, message) => {
-    expect(criResourcesProblem(res, 'resources')).toMatch(message);
-  });
-
-  it('accepts zeros (unset), -1 where it means unlimited, and well-formed lists', () => {
-    expect(criResourcesProblem({}, 'r')).toBeUndefined();
-    expect(criResourcesProblem({ cpuShares: 2, cpuQuota: -1, cpuPeriod: 1_000_000, memorySwapLimitInBytes: -1, cpusetCpus: '0-3,5', cpusetMems: '0' }, 'r')).toBeUndefined();
   });
 });
 

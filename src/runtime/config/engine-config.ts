@@ -27,6 +27,8 @@ export interface EngineOptions {
   warn?: (message: string) => void;
   /** Events worth a log line that are not problems (an NRI plugin registered); dropped when unset. */
   info?: (message: string) => void;
+  /** Detail for the debug log (runc's warnings on a failed start). */
+  debug?: (message: string) => void;
 }
 
 export interface NriEngineOptions {

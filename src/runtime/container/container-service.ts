@@ -10,6 +10,7 @@ import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { newId } from '../store/id-registry.js';
+import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
 import type { OciProcess, OciState } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
@@ -17,7 +18,8 @@ import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
-import { checkCriResources, resourcesUpdateFromCri } from './cri-resources.js';
+import { resourcesUpdateFromCri } from './cri-resources.js';
+import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
 
@@ -49,6 +51,8 @@ export class ContainerService {
     const config = storable(req.config ?? {});
     if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
     if (!config.image?.image) throw invalidArgument('container config needs an image');
+    // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
+    checkResources(req.config?.linux?.resources, 'config.linux.resources');
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const sandbox = sandboxId ? await ctx.sandboxes.get(sandboxId) : undefined;
     if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
@@ -126,7 +130,7 @@ export class ContainerService {
       });
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
-      await mkdir(bundle, { recursive: true, mode: 0o711 });
+      await mkdir(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
       await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
       if (logPath) await mkdir(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');
@@ -458,7 +462,7 @@ export class ContainerService {
     const record = await this.get(req.containerId);
     const res = req.linux;
     if (!res) return {};
-    checkCriResources(res, 'linux');
+    checkResources(res, 'linux');
     if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
     await this.ctx.nri?.updateContainer(record.id, res);
     await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));

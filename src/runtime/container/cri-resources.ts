@@ -1,35 +1,9 @@
-// CRI LinuxContainerResources: checked (InvalidArgument on values no cgroup
-// takes) and turned into the OCI update the runtime applies. Shared by
-// UpdateContainerResources and UpdatePodSandboxResources.
+// CRI LinuxContainerResources (checked by resource-validation.ts) turned into
+// the OCI update the runtime applies. Shared by UpdateContainerResources and
+// UpdatePodSandboxResources.
 import type * as cri from '../../api/cri.js';
 import type { LinuxResourcesUpdate } from '../oci/cgroups.js';
-import { invalidArgument } from '../errors.js';
 import { toInt } from './cri-values.js';
-
-const CPUSET = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
-
-/** The first problem with `res` ("<field>.cpu_shares must be ..."), or undefined. */
-export function criResourcesProblem(res: cri.LinuxContainerResourcesIn, field: string): string | undefined {
-  const shares = toInt(res.cpuShares);
-  const period = toInt(res.cpuPeriod);
-  const quota = toInt(res.cpuQuota);
-  const memory = toInt(res.memoryLimitInBytes);
-  const swap = toInt(res.memorySwapLimitInBytes);
-  if (shares !== 0 && (shares < 2 || shares > 262144)) return `${field}.cpu_shares must be 0 or between 2 and 262144, got ${shares}`;
-  if (period !== 0 && (period < 1000 || period > 1_000_000)) return `${field}.cpu_period must be 0 or between 1000 and 1000000 (µs), got ${period}`;
-  if (quota !== 0 && quota !== -1 && quota < 1000) return `${field}.cpu_quota must be 0, -1 or at least 1000 (µs), got ${quota}`;
-  if (memory < 0) return `${field}.memory_limit_in_bytes must not be negative, got ${memory}`;
-  if (swap < -1) return `${field}.memory_swap_limit_in_bytes must be -1, 0 or positive, got ${swap}`;
-  if (swap > 0 && memory > 0 && swap < memory) return `${field}.memory_swap_limit_in_bytes (${swap}) must not be below memory_limit_in_bytes (${memory})`;
-  if (res.cpusetCpus && !CPUSET.test(res.cpusetCpus)) return `${field}.cpuset_cpus ${JSON.stringify(res.cpusetCpus)} is not a CPU list such as "0-2,4"`;
-  if (res.cpusetMems && !CPUSET.test(res.cpusetMems)) return `${field}.cpuset_mems ${JSON.stringify(res.cpusetMems)} is not a node list such as "0-1"`;
-  return undefined;
-}
-
-export function checkCriResources(res: cri.LinuxContainerResourcesIn | null | undefined, field: string): void {
-  const problem = res ? criResourcesProblem(res, field) : undefined;
-  if (problem) throw invalidArgument(problem);
-}
 
 /** What UpdateContainerResources asks of the runtime: set fields only (0 and "" mean unchanged). */
 export function resourcesUpdateFromCri(res: cri.LinuxContainerResourcesIn): LinuxResourcesUpdate {

@@ -3,11 +3,12 @@
 // the single authority for tags. Moving a tag is one atomic index write, so the
 // previous image keeps its record and shows as <none> (CRI re-pull behaviour).
 // All changes take root/images/index.lock.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
 import { JsonFileCache } from '../store/json-cache.js';
 import { withFileLock } from '../store/lock.js';
+import { mkdirPrivate } from '../store/private-dirs.js';
 import { digestHex } from './digest.js';
 import { failpoint } from './failpoint.js';
 import type { Descriptor } from './manifest.js';
@@ -48,7 +49,7 @@ export class ImageStore {
   }
 
   async init(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdirPrivate(this.dir);
   }
 
   private recordPath(id: string): string {

@@ -13,7 +13,7 @@ import { internal } from '../errors.js';
 import { mountedPaths } from '../snapshot/overlay-snapshotter.js';
 
 export async function createNetns(runner: ProcessRunner, path: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o711 });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFile(path, '', { flag: 'wx', mode: 0o444 });
   try {
     await runner.check({ cmd: 'unshare', args: [`--net=${path}`, 'ip', 'link', 'set', 'lo', 'up'], timeoutMs: 30_000 });

@@ -7,19 +7,25 @@
 import { internal } from '../errors.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { Readable } from 'node:stream';
+import { splitRuncWarnings } from './runc-warnings.js';
 
 export interface SyncMessage {
   data: number;
   message?: string;
 }
 
-export async function startConmon(runner: ProcessRunner, conmon: string, args: string[], timeoutMs: number): Promise<number> {
+/** `debug` hears runc's warnings, which stay out of the error. */
+export async function startConmon(runner: ProcessRunner, conmon: string, args: string[], timeoutMs: number, debug?: (message: string) => void): Promise<number> {
   // Spawned detached with stdio on /dev/null and the sync pipe as fd 3. Only the first line
   // counts: the daemonized conmon keeps fd 3 open while the container runs (no EOF to wait for).
   const { sync } = await runner.spawnWithSyncPipe({ cmd: conmon, args, env: { ...process.env, _OCI_SYNCPIPE: '3' } });
   try {
     const msg = await readSyncMessage(sync, timeoutMs);
-    if (msg.data < 0) throw internal(`container create failed: ${msg.message ?? `conmon reported ${msg.data}`}`);
+    if (msg.data < 0) {
+      const { text, warnings } = splitRuncWarnings(msg.message ?? '');
+      for (const w of warnings) debug?.(`runc warning: ${w}`);
+      throw internal(`container create failed: ${text || `conmon reported ${msg.data}`}`);
+    }
     return msg.data;
   } finally {
     sync.destroy();

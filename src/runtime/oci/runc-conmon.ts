@@ -29,6 +29,8 @@ export interface RuncConmonOptions {
   conmonPath?: string;
   systemdCgroup?: boolean;
   cgroups?: CgroupReader;
+  /** Detail for the debug log (runc's warnings on a failed create). */
+  debug?: (message: string) => void;
 }
 
 export class RuncConmonRuntime implements OciRuntime {
@@ -74,7 +76,7 @@ export class RuncConmonRuntime implements OciRuntime {
     if (o.stdin) args.push('-i');
     if (o.stdin && !o.stdinOnce) args.push('--leave-stdin-open');
     if (o.logSizeMax && o.logSizeMax > 0) args.push('--log-size-max', String(o.logSizeMax));
-    const pid = await startConmon(this.opts.runner, this.conmon, args, 60_000);
+    const pid = await startConmon(this.opts.runner, this.conmon, args, 60_000, this.opts.debug);
     return { pid };
   }
 

@@ -11,13 +11,15 @@ import { nowNs, toInt } from '../container/cri-values.js';
 import { createNetns, removeNetns } from '../network/netns.js';
 import { podIps } from '../network/cni-result.js';
 import { newId } from '../store/id-registry.js';
+import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
 import type { SandboxRecord } from './sandbox-record.js';
 import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
 import { podHostname, type PodHostname } from './pod-hostname.js';
 import { HOST_SHM, mountPodShm, unmountPodShm } from './pod-shm.js';
 import { runtimeFailpoint, type PodReleaseOp } from '../recovery/failpoints.js';
-import { checkCriResources, podCgroupResources } from '../container/cri-resources.js';
+import { podCgroupResources } from '../container/cri-resources.js';
+import { checkResources } from '../container/resource-validation.js';
 import { CgroupWriteError } from '../oci/cgroup-writer.js';
 import { podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
 
@@ -72,6 +74,8 @@ export class SandboxService {
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
     if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
+    checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
+    checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
     const hostname = podHostname(config, sandboxNamespaceModes(config).network === 'NODE');
     const ctx = this.ctx;
     const id = newId();
@@ -180,7 +184,7 @@ export class SandboxService {
     const c = image.config.config ?? {};
     const args = [...(c.Entrypoint ?? []), ...(c.Cmd ?? [])];
     const bundle = join(this.ctx.sandboxes.objectDir(record.id), 'bundle');
-    await mkdir(bundle, { recursive: true, mode: 0o711 });
+    await mkdir(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
     const spec = buildSandboxSpec({
       id: record.id,
       rootfs,
@@ -330,8 +334,8 @@ export class SandboxService {
   async updateResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
-    checkCriResources(req.overhead, 'overhead');
-    checkCriResources(req.resources, 'resources');
+    checkResources(req.overhead, 'overhead', 'pod');
+    checkResources(req.resources, 'resources', 'pod');
     const ready = async (r: SandboxRecord) => {
       if ((await this.liveState(r)) !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${r.id} is not ready`);
     };

@@ -12,6 +12,7 @@ import { removeHeldLock, withFileLock } from '../store/lock.js';
 import { digestHex } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { cleanTempDir } from '../store/blob-store.js';
+import { mkdirPrivate } from '../store/private-dirs.js';
 
 export interface LayerSnapshotMeta {
   chainId: string;
@@ -36,8 +37,8 @@ export class LayerStore {
   }
 
   async init(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await mkdir(this.lockDir, { recursive: true });
+    await mkdirPrivate(this.dir);
+    await mkdirPrivate(this.lockDir);
     await cleanTempDir(this.tmpDir);
   }
 
@@ -69,7 +70,7 @@ export class LayerStore {
     if (await this.get(chainId)) return false;
     return withFileLock(join(this.lockDir, `${hex}.lock`), async () => {
       if (await this.get(chainId)) return false;
-      await mkdir(this.tmpDir, { recursive: true });
+      await mkdirPrivate(this.tmpDir);
       const tmp = join(this.tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}`);
       try {
         await mkdir(join(tmp, 'fs'), { recursive: true, mode: 0o755 });
@@ -103,7 +104,7 @@ export class LayerStore {
     const hex = digestHex(chainId);
     await withFileLock(join(this.lockDir, `${hex}.lock`), async () => {
       // Rename first so a crash mid-delete never leaves a half snapshot under its real name.
-      await mkdir(this.tmpDir, { recursive: true });
+      await mkdirPrivate(this.tmpDir);
       const doomed = join(this.tmpDir, `${process.pid}-rm-${hex.slice(0, 12)}-${randomBytes(3).toString('hex')}`);
       try {
         await rename(join(this.dir, hex), doomed);

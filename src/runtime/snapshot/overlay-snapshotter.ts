@@ -10,6 +10,7 @@ import { invalidArgument, notFound } from '../errors.js';
 import { MNT, mount as sysMount, umount2 } from '../native.js';
 import { fsyncDir, readJson, writeJsonAtomic } from '../store/atomic-file.js';
 import { removeHeldLock, withFileLock } from '../store/lock.js';
+import { mkdirPrivate } from '../store/private-dirs.js';
 
 /** What the snapshotter needs from the image service. */
 export interface ImageResolver {
@@ -61,8 +62,8 @@ export class OverlaySnapshotter {
 
   static async open(opts: OverlaySnapshotterOptions): Promise<OverlaySnapshotter> {
     const s = new OverlaySnapshotter(opts);
-    await mkdir(s.rwDir, { recursive: true, mode: 0o711 });
-    await mkdir(s.mountDir, { recursive: true, mode: 0o711 });
+    await mkdirPrivate(s.rwDir);
+    await mkdirPrivate(s.mountDir);
     return s;
   }
 
@@ -93,6 +94,8 @@ export class OverlaySnapshotter {
         const base = join(this.rwDir, key);
         const upperdir = join(base, 'fs');
         const workdir = join(base, 'work');
+        // The upperdir's mode is the container's `/`: others must traverse it, and only the private base keeps them out.
+        await mkdirPrivate(base);
         await mkdir(upperdir, { recursive: true, mode: 0o755 });
         await mkdir(workdir, { recursive: true, mode: 0o700 });
         let lowerdirs = resolved.snapshotDirs;

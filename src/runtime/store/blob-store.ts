@@ -5,7 +5,7 @@
 // work once.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { IsulatsError, invalidArgument, notFound } from '../errors.js';
@@ -13,6 +13,7 @@ import { digestHex, sha256Digest } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { fsyncDir } from './atomic-file.js';
 import { withFileLock } from './lock.js';
+import { mkdirPrivate } from './private-dirs.js';
 
 export interface WriteProgress {
   (bytesSoFar: number): void;
@@ -31,8 +32,8 @@ export class BlobStore {
 
   /** Creates the directories and removes temp files left by dead processes. */
   async init(): Promise<void> {
-    await mkdir(this.blobDir, { recursive: true });
-    await mkdir(this.lockDir, { recursive: true });
+    await mkdirPrivate(this.blobDir);
+    await mkdirPrivate(this.lockDir);
     await cleanTempDir(this.tmpDir);
   }
 
@@ -94,7 +95,7 @@ export class BlobStore {
     if (await this.has(digest)) return false;
     return withFileLock(join(this.lockDir, `${hex}.lock`), async () => {
       if (await this.has(digest)) return false;
-      await mkdir(this.tmpDir, { recursive: true });
+      await mkdirPrivate(this.tmpDir);
       const tmp = join(this.tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}-${hex.slice(0, 12)}`);
       try {
         await this.writeVerified(tmp, digest, await source(), expectedSize, progress);
@@ -150,7 +151,7 @@ export class BlobStore {
 
   /** Stores a stream whose digest is not known in advance (local builds, imports); returns digest and size. */
   async putStream(chunks: AsyncIterable<Uint8Array>): Promise<{ digest: string; size: number }> {
-    await mkdir(this.tmpDir, { recursive: true });
+    await mkdirPrivate(this.tmpDir);
     const tmp = join(this.tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}-ingest`);
     const hash = createHash('sha256');
     let size = 0;
@@ -195,7 +196,7 @@ export class BlobStore {
  * the writer's PID, so another live process sharing the root keeps its files.
  */
 export async function cleanTempDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   for (const name of await readdir(dir)) {
     const pid = Number.parseInt(name.split('-')[0] ?? '', 10);
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && (await processAlive(pid))) continue;

@@ -46,7 +46,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
 }
 
 async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, deadline: number, timeoutMs: number): Promise<T> {
-  mkdirSync(dirname(lockPath), { recursive: true });
+  mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
   for (;;) {
     const fd = openSync(lockPath, 'a', 0o600);
     try {

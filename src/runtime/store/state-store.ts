@@ -4,11 +4,12 @@
 // written atomically, so
 // several CLI processes and a daemon can share one root; only work on the same
 // object is serialised. Listing reads the records (never parses names).
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, notFound } from '../errors.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { removeHeldLock, withFileLock } from './lock.js';
+import { mkdirPrivate } from './private-dirs.js';
 
 export interface StoredObject {
   id: string;
@@ -26,8 +27,8 @@ export class StateStore<T extends StoredObject> {
   }
 
   async init(): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o711 });
-    await mkdir(this.lockDir, { recursive: true, mode: 0o700 });
+    await mkdirPrivate(this.dir);
+    await mkdirPrivate(this.lockDir);
   }
 
   objectDir(id: string): string {
@@ -50,7 +51,7 @@ export class StateStore<T extends StoredObject> {
   async create(record: T): Promise<void> {
     await this.withLock(record.id, async () => {
       if (await this.get(record.id)) throw alreadyExists(`${this.kind.slice(0, -1)} ${record.id} already exists`);
-      await mkdir(this.objectDir(record.id), { recursive: true, mode: 0o711 });
+      await mkdirPrivate(this.objectDir(record.id));
       // A record marked `creating` matters only to recovery after its creator died, and the write
       // that commits the object replaces it durably: it skips the two fsyncs.
       const creating = (record as { creating?: unknown }).creating !== undefined;
