@@ -7,7 +7,7 @@
 // Needs a built CLI (`node scripts/build.mjs`): the test runs bin/isulats.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -120,6 +120,23 @@ async function snapshotCli(): Promise<string> {
 }
 
 const CONTAINER = () => join(dir, 'ctr.json');
+/** Writes a line first: a process whose monitor is gone would die on that write (EPIPE). */
+const LOGGING_CONTAINER = () => join(dir, 'ctr-log.json');
+
+/** The started container is monitored: its first line reaches the log, and stopping it records its real exit. */
+async function expectMonitored(ctr: string): Promise<void> {
+  let logs = '';
+  for (let i = 0; i < 50 && !logs.includes('started'); i++) {
+    logs = (await cli(['logs', ctr])).stdout;
+    if (!logs.includes('started')) await sleep(100);
+  }
+  expect(logs).toContain('started');
+  expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
+  expect(await ok(['exec', '-s', ctr, 'echo', 'alive'])).toBe('alive');
+  await ok(['stop', '-t', '0', ctr]);
+  const status = (JSON.parse(await ok(['inspect', '-o', 'json', ctr])) as { status: { exitCode: number; reason: string } }).status;
+  expect({ exitCode: status.exitCode, reason: status.reason }).toEqual({ exitCode: 137, reason: 'Error' });
+}
 
 /** A pod with a running container, in one CLI call (crictl's run form); the pod ID is read from the store. */
 async function runningContainer(podFile: string): Promise<string> {
@@ -140,6 +157,7 @@ beforeAll(async () => {
   await populateBusyboxRootfs(rootfs);
   await ok(['import', '--cmd', 'sh', rootfs, IMAGE]);
   await writeFile(CONTAINER(), JSON.stringify({ metadata: { name: 'sleeper' }, image: { image: IMAGE }, command: ['sleep', '3600'], linux: {} }));
+  await writeFile(LOGGING_CONTAINER(), JSON.stringify({ metadata: { name: 'logger' }, image: { image: IMAGE }, command: ['sh', '-c', 'echo started; exec sleep 3600'], log_path: 'logger.log', linux: {} }));
   // Builds the pause image once, outside the measured cases.
   await ok(['runp', await podConfig('warmup')]);
   await removeAllAndCheck();
@@ -209,10 +227,10 @@ describe('SIGKILL during CreateContainer', () => {
 
 describe('SIGKILL during StartContainer', () => {
   for (const fp of START_FAILPOINTS) {
-    it(`${fp}: the record matches runc afterwards, nothing leaks`, async () => {
+    it(`${fp}: the record matches runc afterwards, the container is monitored, nothing leaks`, async () => {
       const podFile = await podConfig(fp);
       const pod = await ok(['runp', podFile]);
-      const ctr = await ok(['create', pod, CONTAINER(), podFile]);
+      const ctr = await ok(['create', pod, LOGGING_CONTAINER(), podFile]);
       await crash(['start', ctr], fp);
       const after = await containers();
       if (fp === 'start-before-conmon' || fp === 'start-after-conmon') {
@@ -222,11 +240,30 @@ describe('SIGKILL during StartContainer', () => {
         // runc started it: recovery records it RUNNING rather than leaving it CREATED.
         expect(after.map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
       }
-      expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
-      expect(await ok(['exec', '-s', ctr, 'echo', 'alive'])).toBe('alive');
+      await expectMonitored(ctr);
       await removeAllAndCheck();
     });
   }
+});
+
+describe('SIGKILL during StartContainer, the monitor killed with the engine', () => {
+  // A service manager kills the engine's whole cgroup (systemd's KillMode=control-group), conmon
+  // included: runc keeps a `created` container that nobody monitors.
+  it('start-after-conmon: the next start runs the container under a new monitor', async () => {
+    const podFile = await podConfig('monitor-lost');
+    const pod = await ok(['runp', podFile]);
+    const ctr = await ok(['create', pod, LOGGING_CONTAINER(), podFile]);
+    await crash(['start', ctr], 'start-after-conmon');
+    const conmonPid = Number.parseInt(await readFile(join(dir, 'root', 'containers', ctr, 'bundle', 'conmon.pid'), 'utf8'), 10);
+    expect(conmonPid).toBeGreaterThan(0);
+    await killPids([conmonPid]);
+    for (let i = 0; i < 50 && (await pidAlive(conmonPid)); i++) await sleep(100);
+    expect(await pidAlive(conmonPid)).toBe(false);
+    expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_CREATED']);
+    await ok(['start', ctr]);
+    await expectMonitored(ctr);
+    await removeAllAndCheck();
+  });
 });
 
 describe('SIGKILL during StopPodSandbox', () => {

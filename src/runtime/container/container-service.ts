@@ -178,14 +178,15 @@ export class ContainerService {
 
   /**
    * Creates the runc container under a new conmon and starts it; returns the container's PID.
-   * A runc container a killed StartContainer left created (its conmon still holds it) is started
-   * rather than made twice.
+   * A runc container a killed StartContainer left created is started rather than made twice while
+   * its conmon still holds it; without its conmon (killed with the engine) nobody would keep its
+   * stdio, log or exit code, so it is deleted and made afresh under a new monitor.
    */
   private async launch(r: ContainerRecord): Promise<number> {
     const left = await this.runcState(r.id);
     if (left && left.status !== 'stopped' && left.status !== 'created') return left.pid;
     let pid: number;
-    if (left?.status === 'created') {
+    if (left?.status === 'created' && (await monitorAlive(r.bundle))) {
       pid = left.pid;
     } else {
       if (left) await this.ctx.oci.delete(r.id, true);
@@ -587,6 +588,17 @@ export class ContainerService {
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
+}
+
+/**
+ * Whether the conmon named by the bundle's conmon.pid still runs: a zombie counts as gone, and so
+ * does a process that reused the PID (its command line does not name the bundle).
+ */
+async function monitorAlive(bundle: string): Promise<boolean> {
+  const pid = Number.parseInt(await readFile(join(bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
+  if (!(pid > 0) || !(await pidAlive(pid))) return false;
+  const argv = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return argv.split('\0').includes(bundle);
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {
