@@ -17,6 +17,9 @@ import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
 import { writeBridgeConflist, type CniNetwork } from '../rig/cni-conf.js';
 import { deleteLink, killPids, listProcesses, mountsUnder, removeCgroupsNamed, unmountUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
+import { startStranger, startZombie, type HeldProcess } from '../rig/zombie.js';
+import { processStartTime } from '../../src/runtime/recovery/creator.js';
+import { Engine } from '../../src/runtime/engine.js';
 import { CREATE_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 const IMAGE = 'local/busybox:crash';
@@ -263,6 +266,63 @@ describe('SIGKILL during StartContainer, the monitor killed with the engine', ()
     await ok(['start', ctr]);
     await expectMonitored(ctr);
     await removeAllAndCheck();
+  });
+});
+
+/** The one pod record on disk, with its `creating` mark replaced. */
+async function setPodCreator(creator: Record<string, unknown>): Promise<string> {
+  const [id] = await readdir(join(dir, 'root', 'sandboxes'));
+  const meta = join(dir, 'root', 'sandboxes', id!, 'meta.json');
+  const record = JSON.parse(await readFile(meta, 'utf8')) as { creating?: Record<string, unknown> };
+  expect(record.creating).toBeDefined();
+  await writeFile(meta, JSON.stringify({ ...record, creating: { ...record.creating, ...creator } }));
+  return id!;
+}
+
+describe('a half-created pod whose creator PID still answers', () => {
+  // The killed creator's PID is taken by another process (a reboot, a daemon that is always PID 1
+  // in its container), or the killed daemon lingers as a zombie: recovery must see through both.
+  const cases: Array<[string, () => Promise<HeldProcess>, boolean]> = [
+    ['a live process that is not the creator', async () => startStranger(), false],
+    ['a zombie (the creator killed, not yet reaped)', startZombie, true],
+  ];
+  for (const [what, hold, ownStartTime] of cases) {
+    it(`${what}: recovery undoes the creation, the name is free again, nothing leaks`, async () => {
+      const podFile = await podConfig(`pid-${ownStartTime ? 'zombie' : 'reused'}`);
+      await crash(['runp', podFile], 'runp-after-cni-add');
+      const holder = await hold();
+      try {
+        await setPodCreator({ pid: holder.pid, ...(ownStartTime ? { startTime: await processStartTime(holder.pid) } : {}) });
+        expect(await pods()).toEqual([]);
+        expect(await leftovers()).toEqual(NOTHING);
+        await ok(['runp', podFile]);
+        await removeAllAndCheck();
+      } finally {
+        holder.stop();
+      }
+    });
+  }
+
+  it('RemovePodSandbox of a half-created pod refuses while its creator lives, then releases everything', async () => {
+    await crash(['runp', await podConfig('half-made')], 'runp-after-cni-add');
+    const creator = startStranger();
+    let engine: Engine | undefined;
+    try {
+      const id = await setPodCreator({ pid: creator.pid, startTime: await processStartTime(creator.pid) });
+      const refused = await cli(['rmp', '-f', id]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/still being created/);
+      // An engine that stays open while the creator dies (a daemon): its recovery ran before.
+      engine = await Engine.open({ root: join(dir, 'root'), state: join(dir, 'state'), cniConfDir: join(dir, 'cni'), cniBinDirs: ['/usr/lib/cni'], warn: () => undefined });
+      expect((await leftovers()).mounts).not.toEqual([]);
+      creator.stop();
+      for (let i = 0; i < 50 && (await pidAlive(creator.pid)); i++) await sleep(100);
+      await engine.removePodSandbox({ podSandboxId: id });
+      await removeAllAndCheck(true);
+    } finally {
+      creator.stop();
+      await engine?.close();
+    }
   });
 });
 

@@ -17,6 +17,7 @@ import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
+import { currentCreator } from '../recovery/creator.js';
 import { checkCriResources, resourcesUpdateFromCri } from './cri-resources.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
@@ -69,7 +70,7 @@ export class ContainerService {
         name,
         config,
         state: 'CONTAINER_CREATED',
-        creating: { pid: process.pid },
+        creating: currentCreator(),
         createdAt: nowNs(),
         startedAt: '0',
         finishedAt: '0',
