@@ -34,6 +34,7 @@ import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { creatorAlive, type Creator } from './recovery/creator.js';
+import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointUnavailable } from './oci/criu.js';
 
@@ -127,6 +128,7 @@ export class Engine implements RuntimeApi, ImageApi {
     await this.removeLeftovers().catch((e) => this.ctx.warn(`recovery: ${(e as Error).message}`));
     await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
     await reclaimOrphanNames(this.ctx).catch((e) => this.ctx.warn(`recovery of names: ${(e as Error).message}`));
+    await removeStaleTempFiles(this.ctx).catch((e) => this.ctx.warn(`recovery of temp files: ${(e as Error).message}`));
   }
 
   /**

@@ -7,7 +7,8 @@
 // Needs a built CLI (`node scripts/build.mjs`): the test runs bin/isulats.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -323,6 +324,37 @@ describe('a half-created pod whose creator PID still answers', () => {
       creator.stop();
       await engine?.close();
     }
+  });
+});
+
+describe('temp files of atomic writes cut short', () => {
+  it('recovery removes those of dead writers and old ones, and record dirs holding nothing else; a live write keeps its own', async () => {
+    const pod = await ok(['runp', await podConfig('temp-files')]);
+    const dead = spawnSync('true').pid!;
+    const root = join(dir, 'root');
+    const hex = () => randomBytes(32).toString('hex');
+    // A RunPodSandbox and a CreateContainer killed inside their first record write: nothing but the temp file.
+    const podOnlyTemp = join(root, 'sandboxes', hex());
+    const ctrOnlyTemp = join(root, 'containers', hex());
+    const stale = [
+      join(podOnlyTemp, `.meta.json.tmp-${dead}-1a2b3c4d`),
+      join(ctrOnlyTemp, `.meta.json.tmp-${dead}-1a2b3c4d`),
+      join(root, 'sandboxes', pod, `.meta.json.tmp-${dead}-5e6f7a8b`),
+      join(root, 'images', `.index.json.tmp-${dead}-0badf00d`),
+      // A live PID (init) that cannot be the writer of a file this old.
+      join(root, `.runtime-config.json.tmp-1-abcdef01`),
+    ];
+    const live = join(root, 'sandboxes', pod, `.meta.json.tmp-${process.pid}-feedbeef`);
+    for (const d of [podOnlyTemp, ctrOnlyTemp, join(root, 'images')]) await mkdir(d, { recursive: true });
+    for (const f of [...stale, live]) await writeFile(f, '{"half":');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(stale[4]!, hourAgo, hourAgo);
+    expect((await pods()).map((p) => p.id)).toEqual([pod]);
+    const present = async (f: string) => existsSync(f);
+    expect(await Promise.all(stale.map(present))).toEqual(stale.map(() => false));
+    expect({ podDir: existsSync(podOnlyTemp), ctrDir: existsSync(ctrOnlyTemp), live: existsSync(live) }).toEqual({ podDir: false, ctrDir: false, live: true });
+    await rm(live);
+    await removeAllAndCheck();
   });
 });
 
