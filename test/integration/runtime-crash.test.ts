@@ -343,10 +343,13 @@ describe('temp files of atomic writes cut short', () => {
       join(root, 'images', `.index.json.tmp-${dead}-0badf00d`),
       // A live PID (init) that cannot be the writer of a file this old.
       join(root, `.runtime-config.json.tmp-1-abcdef01`),
+      join(root, 'names', 'sandboxes', `.k8s_POD_x_y_z_0.tmp-${dead}-2c3d4e5f`),
+      // A name reservation cut between its O_EXCL create and its write (as older versions made them): no owner.
+      join(root, 'names', 'containers', 'k8s_app_temp-files_crash_uid-temp-files_0'),
     ];
     const live = join(root, 'sandboxes', pod, `.meta.json.tmp-${process.pid}-feedbeef`);
     for (const d of [podOnlyTemp, ctrOnlyTemp, join(root, 'images')]) await mkdir(d, { recursive: true });
-    for (const f of [...stale, live]) await writeFile(f, '{"half":');
+    for (const f of [...stale, live]) await writeFile(f, f.endsWith('_0') ? '' : '{"half":');
     const hourAgo = new Date(Date.now() - 3_600_000);
     await utimes(stale[4]!, hourAgo, hourAgo);
     expect((await pods()).map((p) => p.id)).toEqual([pod]);

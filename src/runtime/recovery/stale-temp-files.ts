@@ -19,7 +19,7 @@ export const TEMP_FILE_MAX_AGE_MS = 10 * 60_000;
 
 export async function removeStaleTempFiles(ctx: EngineContext, now = Date.now()): Promise<void> {
   const root = ctx.options.root;
-  for (const dir of [root, join(root, 'images'), ctx.paths.cniCacheDir]) await sweep(dir, now);
+  for (const dir of [root, join(root, 'images'), ctx.paths.cniCacheDir, join(root, 'names', 'sandboxes'), join(root, 'names', 'containers')]) await sweep(dir, now);
   const stores: Array<[StateStore<StoredObject> | undefined, string]> = [
     [ctx.sandboxes, join(root, 'sandboxes')],
     [ctx.containers, join(root, 'containers')],
