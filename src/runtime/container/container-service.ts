@@ -179,14 +179,15 @@ export class ContainerService {
 
   /**
    * Creates the runc container under a new conmon and starts it; returns the container's PID.
-   * A runc container a killed StartContainer left created is started rather than made twice while
-   * its conmon still holds it; without its conmon (killed with the engine) nobody would keep its
-   * stdio, log or exit code, so it is deleted and made afresh under a new monitor.
+   * A runc container a killed StartContainer left created (its conmon still holds it) is started
+   * rather than made twice.
    */
   private async launch(r: ContainerRecord): Promise<number> {
     const left = await this.runcState(r.id);
     if (left && left.status !== 'stopped' && left.status !== 'created') return left.pid;
     let pid: number;
+    // Left created without its conmon (killed with the engine): nobody would keep its stdio, log or
+    // exit code, so it is deleted below and made afresh under a new monitor.
     if (left?.status === 'created' && (await monitorAlive(r.bundle))) {
       pid = left.pid;
     } else {
