@@ -36,6 +36,8 @@ import { EngineNri } from './nri/engine-nri.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
+import { creatorAlive, type Creator } from './recovery/creator.js';
+import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointUnavailable } from './oci/criu.js';
 
@@ -125,18 +127,19 @@ export class Engine implements RuntimeApi, ImageApi {
 
   /** Undoes creations whose process died midway and drops name reservations nobody owns. */
   private async recover(): Promise<void> {
-    const abandoned = (r: { creating?: { pid: number } }) => !!r.creating && r.creating.pid !== process.pid && !existsSync(`/proc/${r.creating.pid}`);
+    const abandoned = async (r: { creating?: Creator }) => !!r.creating && !(await creatorAlive(r.creating));
     for (const c of await this.ctx.containers.list()) {
-      if (abandoned(c)) await this.container.cleanupAbandoned(c).catch((e) => this.ctx.warn(`recovery of container ${c.id}: ${(e as Error).message}`));
+      if (await abandoned(c)) await this.container.cleanupAbandoned(c).catch((e) => this.ctx.warn(`recovery of container ${c.id}: ${(e as Error).message}`));
     }
     for (const s of await this.ctx.sandboxes.list()) {
-      if (abandoned(s)) await this.sandbox.cleanupAbandoned(s).catch((e) => this.ctx.warn(`recovery of pod ${s.id}: ${(e as Error).message}`));
+      if (await abandoned(s)) await this.sandbox.cleanupAbandoned(s).catch((e) => this.ctx.warn(`recovery of pod ${s.id}: ${(e as Error).message}`));
     }
     await this.ctx.sandboxNames.reclaim(async (id) => !!(await this.ctx.sandboxes.get(id)));
     await this.ctx.containerNames.reclaim(async (id) => !!(await this.ctx.containers.get(id)));
     await this.removeLeftovers().catch((e) => this.ctx.warn(`recovery: ${(e as Error).message}`));
     await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
     await reclaimOrphanNames(this.ctx).catch((e) => this.ctx.warn(`recovery of names: ${(e as Error).message}`));
+    await removeStaleTempFiles(this.ctx).catch((e) => this.ctx.warn(`recovery of temp files: ${(e as Error).message}`));
   }
 
   /**

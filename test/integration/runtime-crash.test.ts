@@ -7,7 +7,8 @@
 // Needs a built CLI (`node scripts/build.mjs`): the test runs bin/isulats.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +18,9 @@ import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
 import { writeBridgeConflist, type CniNetwork } from '../rig/cni-conf.js';
 import { deleteLink, killPids, listProcesses, mountsUnder, removeCgroupsNamed, unmountUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
+import { startStranger, startZombie, type HeldProcess } from '../rig/zombie.js';
+import { processStartTime } from '../../src/runtime/recovery/creator.js';
+import { Engine } from '../../src/runtime/engine.js';
 import { CREATE_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 const IMAGE = 'local/busybox:crash';
@@ -120,6 +124,23 @@ async function snapshotCli(): Promise<string> {
 }
 
 const CONTAINER = () => join(dir, 'ctr.json');
+/** Writes a line first: a process whose monitor is gone would die on that write (EPIPE). */
+const LOGGING_CONTAINER = () => join(dir, 'ctr-log.json');
+
+/** The started container is monitored: its first line reaches the log, and stopping it records its real exit. */
+async function expectMonitored(ctr: string): Promise<void> {
+  let logs = '';
+  for (let i = 0; i < 50 && !logs.includes('started'); i++) {
+    logs = (await cli(['logs', ctr])).stdout;
+    if (!logs.includes('started')) await sleep(100);
+  }
+  expect(logs).toContain('started');
+  expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
+  expect(await ok(['exec', '-s', ctr, 'echo', 'alive'])).toBe('alive');
+  await ok(['stop', '-t', '0', ctr]);
+  const status = (JSON.parse(await ok(['inspect', '-o', 'json', ctr])) as { status: { exitCode: number; reason: string } }).status;
+  expect({ exitCode: status.exitCode, reason: status.reason }).toEqual({ exitCode: 137, reason: 'Error' });
+}
 
 /** A pod with a running container, in one CLI call (crictl's run form); the pod ID is read from the store. */
 async function runningContainer(podFile: string): Promise<string> {
@@ -140,6 +161,7 @@ beforeAll(async () => {
   await populateBusyboxRootfs(rootfs);
   await ok(['import', '--cmd', 'sh', rootfs, IMAGE]);
   await writeFile(CONTAINER(), JSON.stringify({ metadata: { name: 'sleeper' }, image: { image: IMAGE }, command: ['sleep', '3600'], linux: {} }));
+  await writeFile(LOGGING_CONTAINER(), JSON.stringify({ metadata: { name: 'logger' }, image: { image: IMAGE }, command: ['sh', '-c', 'echo started; exec sleep 3600'], log_path: 'logger.log', linux: {} }));
   // Builds the pause image once, outside the measured cases.
   await ok(['runp', await podConfig('warmup')]);
   await removeAllAndCheck();
@@ -209,10 +231,10 @@ describe('SIGKILL during CreateContainer', () => {
 
 describe('SIGKILL during StartContainer', () => {
   for (const fp of START_FAILPOINTS) {
-    it(`${fp}: the record matches runc afterwards, nothing leaks`, async () => {
+    it(`${fp}: the record matches runc afterwards, the container is monitored, nothing leaks`, async () => {
       const podFile = await podConfig(fp);
       const pod = await ok(['runp', podFile]);
-      const ctr = await ok(['create', pod, CONTAINER(), podFile]);
+      const ctr = await ok(['create', pod, LOGGING_CONTAINER(), podFile]);
       await crash(['start', ctr], fp);
       const after = await containers();
       if (fp === 'start-before-conmon' || fp === 'start-after-conmon') {
@@ -222,11 +244,121 @@ describe('SIGKILL during StartContainer', () => {
         // runc started it: recovery records it RUNNING rather than leaving it CREATED.
         expect(after.map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
       }
-      expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
-      expect(await ok(['exec', '-s', ctr, 'echo', 'alive'])).toBe('alive');
+      await expectMonitored(ctr);
       await removeAllAndCheck();
     });
   }
+});
+
+describe('SIGKILL during StartContainer, the monitor killed with the engine', () => {
+  // A service manager kills the engine's whole cgroup (systemd's KillMode=control-group), conmon
+  // included: runc keeps a `created` container that nobody monitors.
+  it('start-after-conmon: the next start runs the container under a new monitor', async () => {
+    const podFile = await podConfig('monitor-lost');
+    const pod = await ok(['runp', podFile]);
+    const ctr = await ok(['create', pod, LOGGING_CONTAINER(), podFile]);
+    await crash(['start', ctr], 'start-after-conmon');
+    const conmonPid = Number.parseInt(await readFile(join(dir, 'root', 'containers', ctr, 'bundle', 'conmon.pid'), 'utf8'), 10);
+    expect(conmonPid).toBeGreaterThan(0);
+    await killPids([conmonPid]);
+    for (let i = 0; i < 50 && (await pidAlive(conmonPid)); i++) await sleep(100);
+    expect(await pidAlive(conmonPid)).toBe(false);
+    expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_CREATED']);
+    await ok(['start', ctr]);
+    await expectMonitored(ctr);
+    await removeAllAndCheck();
+  });
+});
+
+/** The one pod record on disk, with its `creating` mark replaced. */
+async function setPodCreator(creator: Record<string, unknown>): Promise<string> {
+  const [id] = await readdir(join(dir, 'root', 'sandboxes'));
+  const meta = join(dir, 'root', 'sandboxes', id!, 'meta.json');
+  const record = JSON.parse(await readFile(meta, 'utf8')) as { creating?: Record<string, unknown> };
+  expect(record.creating).toBeDefined();
+  await writeFile(meta, JSON.stringify({ ...record, creating: { ...record.creating, ...creator } }));
+  return id!;
+}
+
+describe('a half-created pod whose creator PID still answers', () => {
+  // The killed creator's PID is taken by another process (a reboot, a daemon that is always PID 1
+  // in its container), or the killed daemon lingers as a zombie: recovery must see through both.
+  const cases: Array<[string, () => Promise<HeldProcess>, boolean]> = [
+    ['a live process that is not the creator', async () => startStranger(), false],
+    ['a zombie (the creator killed, not yet reaped)', startZombie, true],
+  ];
+  for (const [what, hold, ownStartTime] of cases) {
+    it(`${what}: recovery undoes the creation, the name is free again, nothing leaks`, async () => {
+      const podFile = await podConfig(`pid-${ownStartTime ? 'zombie' : 'reused'}`);
+      await crash(['runp', podFile], 'runp-after-cni-add');
+      const holder = await hold();
+      try {
+        await setPodCreator({ pid: holder.pid, ...(ownStartTime ? { startTime: await processStartTime(holder.pid) } : {}) });
+        expect(await pods()).toEqual([]);
+        expect(await leftovers()).toEqual(NOTHING);
+        await ok(['runp', podFile]);
+        await removeAllAndCheck();
+      } finally {
+        holder.stop();
+      }
+    });
+  }
+
+  it('RemovePodSandbox of a half-created pod refuses while its creator lives, then releases everything', async () => {
+    await crash(['runp', await podConfig('half-made')], 'runp-after-cni-add');
+    const creator = startStranger();
+    let engine: Engine | undefined;
+    try {
+      const id = await setPodCreator({ pid: creator.pid, startTime: await processStartTime(creator.pid) });
+      const refused = await cli(['rmp', '-f', id]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/still being created/);
+      // An engine that stays open while the creator dies (a daemon): its recovery ran before.
+      engine = await Engine.open({ root: join(dir, 'root'), state: join(dir, 'state'), cniConfDir: join(dir, 'cni'), cniBinDirs: ['/usr/lib/cni'], warn: () => undefined });
+      expect((await leftovers()).mounts).not.toEqual([]);
+      creator.stop();
+      for (let i = 0; i < 50 && (await pidAlive(creator.pid)); i++) await sleep(100);
+      await engine.removePodSandbox({ podSandboxId: id });
+      await removeAllAndCheck(true);
+    } finally {
+      creator.stop();
+      await engine?.close();
+    }
+  });
+});
+
+describe('temp files of atomic writes cut short', () => {
+  it('recovery removes those of dead writers and old ones, and record dirs holding nothing else; a live write keeps its own', async () => {
+    const pod = await ok(['runp', await podConfig('temp-files')]);
+    const dead = spawnSync('true').pid!;
+    const root = join(dir, 'root');
+    const hex = () => randomBytes(32).toString('hex');
+    // A RunPodSandbox and a CreateContainer killed inside their first record write: nothing but the temp file.
+    const podOnlyTemp = join(root, 'sandboxes', hex());
+    const ctrOnlyTemp = join(root, 'containers', hex());
+    const stale = [
+      join(podOnlyTemp, `.meta.json.tmp-${dead}-1a2b3c4d`),
+      join(ctrOnlyTemp, `.meta.json.tmp-${dead}-1a2b3c4d`),
+      join(root, 'sandboxes', pod, `.meta.json.tmp-${dead}-5e6f7a8b`),
+      join(root, 'images', `.index.json.tmp-${dead}-0badf00d`),
+      // A live PID (init) that cannot be the writer of a file this old.
+      join(root, `.runtime-config.json.tmp-1-abcdef01`),
+      join(root, 'names', 'sandboxes', `.k8s_POD_x_y_z_0.tmp-${dead}-2c3d4e5f`),
+      // A name reservation cut between its O_EXCL create and its write (as older versions made them): no owner.
+      join(root, 'names', 'containers', 'k8s_app_temp-files_crash_uid-temp-files_0'),
+    ];
+    const live = join(root, 'sandboxes', pod, `.meta.json.tmp-${process.pid}-feedbeef`);
+    for (const d of [podOnlyTemp, ctrOnlyTemp, join(root, 'images')]) await mkdir(d, { recursive: true });
+    for (const f of [...stale, live]) await writeFile(f, f.endsWith('_0') ? '' : '{"half":');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(stale[4]!, hourAgo, hourAgo);
+    expect((await pods()).map((p) => p.id)).toEqual([pod]);
+    const present = async (f: string) => existsSync(f);
+    expect(await Promise.all(stale.map(present))).toEqual(stale.map(() => false));
+    expect({ podDir: existsSync(podOnlyTemp), ctrDir: existsSync(ctrOnlyTemp), live: existsSync(live) }).toEqual({ podDir: false, ctrDir: false, live: true });
+    await rm(live);
+    await removeAllAndCheck();
+  });
 });
 
 describe('SIGKILL during StopPodSandbox', () => {

@@ -15,7 +15,7 @@ import {
   inCgroupOf, isUnder, killPids, listProcesses,
   type ProcessInfo,
 } from './host-cleanup.js';
-import { commandLineMentions, pidAlive, stopPid } from './proc.js';
+import { commandLineMentions, pidAlive, signalPid, stopPid } from './proc.js';
 import { readOwner, writeOwner } from './owner.js';
 import { makeTempDir } from './temp-dir.js';
 import { GiveUp, waitFor } from './wait.js';
@@ -59,8 +59,16 @@ export interface IsulatsDaemon {
   readonly pid: number;
   /** SIGTERM and wait until it is gone (containers keep running). */
   stopProcess(): Promise<void>;
-  /** Starts the daemon again on the same dirs and waits until it answers. */
-  start(): Promise<void>;
+  /** SIGKILL, as a crash, and wait until it is dead (a zombie under a non-reaping parent counts). */
+  kill(): Promise<void>;
+  /**
+   * Starts the daemon again on the same dirs and waits until it answers. `nonReapingParent`: its
+   * parent is a `sleep` that never waits for it, so once killed it stays a zombie (as under a PID 1
+   * that reaps slowly) until `reapZombie()` or cleanup ends that parent.
+   */
+  start(opts?: { nonReapingParent?: boolean }): Promise<void>;
+  /** Ends the non-reaping parent of the last start, if any: its zombie goes to a reaper. */
+  reapZombie(): void;
   /** Removes everything: pods, daemon, conmons, container processes, cgroups, mounts, network, dir. */
   cleanup(): Promise<void>;
 }
@@ -95,29 +103,55 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
   await writeFile(paths.configPath, `${JSON.stringify(config, null, 2)}\n`);
 
   let pid = 0;
+  let parentPid = 0;
   const endpoint = `unix://${paths.socket}`;
   const launcher = opts.launcher ?? (process.env.ISULATS_E2E_DAEMON === 'source' ? 'source' : 'bin');
-  const start = async (): Promise<void> => {
+  const reapZombie = (): void => {
+    if (parentPid) signalPid(parentPid, 'SIGKILL');
+    parentPid = 0;
+  };
+  const start = async (startOpts: { nonReapingParent?: boolean } = {}): Promise<void> => {
     const argv = launcher === 'source'
       ? [await sourceBundle(), '--config-file', paths.configPath]
       : [join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath];
+    const command = [process.execPath, ...(opts.nodeArgs ?? []), ...argv];
+    const childPidFile = join(dir, 'd.child.pid');
+    await rm(childPidFile, { force: true });
     const logFd = openSync(paths.logPath, 'a');
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...argv], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', logFd, logFd],
-      env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env },
-    });
+    const child = startOpts.nonReapingParent
+      ? spawn('sh', ['-c', '"$@" & echo $! > "$IST_CHILD_PID"; exec sleep 3600', 'sh', ...command], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', logFd, logFd],
+        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env, IST_CHILD_PID: childPidFile },
+      })
+      : spawn(command[0]!, command.slice(1), {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', logFd, logFd],
+        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env },
+      });
     closeSync(logFd);
     child.unref();
     if (child.pid === undefined) throw new Error('isulats daemon did not start');
-    pid = child.pid;
+    if (startOpts.nonReapingParent) {
+      parentPid = child.pid;
+      await waitFor(async () => existsSync(childPidFile) && (await readFile(childPidFile, 'utf8')).endsWith('\n'), { timeoutMs: 10_000, intervalMs: 20, what: 'daemon pid from its non-reaping parent' });
+      pid = Number.parseInt(await readFile(childPidFile, 'utf8'), 10);
+    } else {
+      pid = child.pid;
+    }
     await writeOwner<DaemonOwnerData>(dir, { daemonPid: pid, configPath: paths.configPath, network });
     await waitReady(endpoint, paths.socket, pid, paths.logPath);
   };
   const stopProcess = async (): Promise<void> => {
     if (pid && (await commandLineMentions(pid, paths.configPath))) await stopPid(pid, 20_000);
   };
+  const kill = async (): Promise<void> => {
+    if (!pid || !(await commandLineMentions(pid, paths.configPath))) return;
+    signalPid(pid, 'SIGKILL');
+    await waitFor(async () => !(await pidAlive(pid)), { timeoutMs: 10_000, intervalMs: 20, what: `daemon ${pid} to die` });
+  };
   const cleanup = async (): Promise<void> => {
+    reapZombie();
     await teardownDaemonDir(dir, { daemonPid: pid, configPath: paths.configPath, network });
     if (launcher === 'source') await releaseSourceBundle();
   };
@@ -133,7 +167,7 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
   return {
     dir, endpoint, network, ...paths,
     get pid() { return pid; },
-    stopProcess, start, cleanup,
+    stopProcess, kill, start, reapZombie, cleanup,
   };
 }
 

@@ -5,6 +5,7 @@
 // The EXITED transition is observed from conmon's exit file (the container
 // may exit while no engine process runs) and written back on the next read.
 import type * as cri from '../../api/cri.js';
+import type { Creator } from '../recovery/creator.js';
 
 export type ContainerStateName = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
 
@@ -14,7 +15,7 @@ export interface ContainerRecord {
   name: string;
   config: cri.ContainerConfigIn;
   state: ContainerStateName;
-  creating?: { pid: number };
+  creating?: Creator;
   createdAt: string;
   startedAt: string;
   finishedAt: string;

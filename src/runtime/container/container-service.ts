@@ -18,6 +18,7 @@ import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
+import { currentCreator } from '../recovery/creator.js';
 import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
@@ -73,7 +74,7 @@ export class ContainerService {
         name,
         config,
         state: 'CONTAINER_CREATED',
-        creating: { pid: process.pid },
+        creating: currentCreator(),
         createdAt: nowNs(),
         startedAt: '0',
         finishedAt: '0',
@@ -195,7 +196,9 @@ export class ContainerService {
     const left = await this.runcState(r.id);
     if (left && left.status !== 'stopped' && left.status !== 'created') return left.pid;
     let pid: number;
-    if (left?.status === 'created') {
+    // Left created without its conmon (killed with the engine): nobody would keep its stdio, log or
+    // exit code, so it is deleted below and made afresh under a new monitor.
+    if (left?.status === 'created' && (await monitorAlive(r.bundle))) {
       pid = left.pid;
     } else {
       if (left) await this.ctx.oci.delete(r.id, true);
@@ -600,6 +603,17 @@ export class ContainerService {
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
+}
+
+/**
+ * Whether the conmon named by the bundle's conmon.pid still runs: a zombie counts as gone, and so
+ * does a process that reused the PID (its command line does not name the bundle).
+ */
+async function monitorAlive(bundle: string): Promise<boolean> {
+  const pid = Number.parseInt(await readFile(join(bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
+  if (!(pid > 0) || !(await pidAlive(pid))) return false;
+  const argv = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return argv.split('\0').includes(bundle);
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {

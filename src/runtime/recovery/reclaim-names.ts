@@ -20,16 +20,17 @@ async function reclaimIn(dir: string, recordsDir: string, exists: (id: string) =
   if (entries.length === 0) return;
   const ids = new Set(await readdir(recordsDir).catch(() => [] as string[]));
   for (const entry of entries) {
-    if (entry.includes('.reclaim-')) continue;
+    if (entry.startsWith('.') || entry.includes('.reclaim-')) continue;
     const path = join(dir, entry);
-    const owner = (await readFile(path, 'utf8').catch(() => '')).trim();
-    if (!owner || ids.has(owner) || (await exists(owner))) continue;
+    const owner = (await readFile(path, 'utf8').catch(() => undefined))?.trim();
+    // Empty: an O_EXCL create whose write never came (older reservations): it names no owner.
+    if (owner === undefined || (owner && (ids.has(owner) || (await exists(owner))))) continue;
     // Take the file out of the way atomically, then check it is still the stale owner's: the name
     // may have been released and reserved again in between; such a reservation is put back.
     const aside = `${path}.reclaim-${randomBytes(4).toString('hex')}`;
     if (!(await rename(path, aside).then(() => true, () => false))) continue;
     const taken = (await readFile(aside, 'utf8').catch(() => '')).trim();
-    if (taken !== owner || (await exists(taken))) await link(aside, path).catch(() => undefined);
+    if (taken !== owner || (taken && (await exists(taken)))) await link(aside, path).catch(() => undefined);
     await rm(aside, { force: true });
   }
 }

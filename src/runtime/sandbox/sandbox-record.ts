@@ -6,6 +6,7 @@
 // creator died, recovery undoes the acquisitions (all named by the ID).
 import type * as cri from '../../api/cri.js';
 import type { NsMode } from '../container/cri-values.js';
+import type { Creator } from '../recovery/creator.js';
 
 export interface SandboxRecord {
   id: string;
@@ -15,7 +16,7 @@ export interface SandboxRecord {
   /** Set by a completed StopPodSandbox: the pause container and the pod network are gone. */
   released?: boolean;
   createdAt: string;
-  creating?: { pid: number };
+  creating?: Creator;
   pid: number;
   namespaces: { network: NsMode; pid: NsMode; ipc: NsMode };
   netnsPath?: string;

@@ -18,6 +18,7 @@ import { writePodFiles } from './pod-files.js';
 import { podHostname, type PodHostname } from './pod-hostname.js';
 import { HOST_SHM, mountPodShm, unmountPodShm } from './pod-shm.js';
 import { runtimeFailpoint, type PodReleaseOp } from '../recovery/failpoints.js';
+import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { podCgroupResources } from '../container/cri-resources.js';
 import { checkResources } from '../container/resource-validation.js';
 import { CgroupWriteError } from '../oci/cgroup-writer.js';
@@ -127,7 +128,7 @@ export class SandboxService {
       config,
       state: 'SANDBOX_NOTREADY',
       createdAt: nowNs(),
-      creating: { pid: process.pid },
+      creating: currentCreator(),
       pid: 0,
       namespaces,
       ips: [],
@@ -211,6 +212,11 @@ export class SandboxService {
     await this.ctx.sandboxes.withLock(id, async () => {
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
+      if (record.creating) {
+        // A half-made pod is released by its creator's undo, or by removal once the creator died.
+        if (await creatorAlive(record.creating)) throw failedPrecondition(`pod sandbox ${id} is still being created (by process ${record.creating.pid})`);
+        return;
+      }
       await this.releaseResources(record, 'stopp');
       await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY', released: true });
       runtimeFailpoint('stopp-after-record-write');
@@ -261,6 +267,12 @@ export class SandboxService {
     await this.ctx.sandboxes.withLock(id, async () => {
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
+      if (record.creating) {
+        // Half made: its record does not name what it holds yet, so the ID-derived paths are used.
+        if (await creatorAlive(record.creating)) throw failedPrecondition(`pod sandbox ${id} is still being created (by process ${record.creating.pid})`);
+        await this.releaseAbandoned(record);
+        return;
+      }
       await this.releaseResources(record, 'rmp');
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
@@ -277,16 +289,25 @@ export class SandboxService {
 
   /** Undoes a RunPodSandbox whose process died midway (recovery at open). */
   async cleanupAbandoned(record: SandboxRecord): Promise<void> {
-    await this.ctx.sandboxes.withLock(record.id, async () => {
-      const netnsPath = join(this.ctx.paths.netnsDir, record.id);
-      await this.ctx.oci.delete(record.id, true).catch(() => undefined);
-      await this.ctx.cni.del(record.id, netnsPath, cniArgs(record)).catch(() => undefined);
-      await removeNetns(netnsPath).catch(() => undefined);
-      await unmountPodShm(join(this.ctx.sandboxes.objectDir(record.id), 'shm')).catch(() => undefined);
-      await this.ctx.snapshots.remove(record.id).catch(() => undefined);
-      await this.ctx.sandboxes.remove(record.id);
-      await this.ctx.sandboxNames.release(record.name, record.id);
+    await this.ctx.sandboxes.withLock(record.id, () => this.releaseAbandoned(record));
+  }
+
+  /**
+   * Everything a RunPodSandbox may have acquired, found by the pod's ID (its record was written
+   * before any of it): pause container, network, netns, then the mounts inside the pod's dir
+   * before the dir itself goes with the record.
+   */
+  private async releaseAbandoned(record: SandboxRecord): Promise<void> {
+    const netnsPath = join(this.ctx.paths.netnsDir, record.id);
+    await this.ctx.oci.delete(record.id, true).catch(() => undefined);
+    await this.ctx.cni.del(record.id, netnsPath, cniArgs(record)).catch(() => undefined);
+    await removeNetns(netnsPath).catch(() => undefined);
+    await unmountPodShm(join(this.ctx.sandboxes.objectDir(record.id), 'shm'));
+    await this.ctx.snapshots.remove(record.id).catch((error) => {
+      if (!isKind(error, 'not-found')) throw error;
     });
+    await this.ctx.sandboxes.remove(record.id);
+    await this.ctx.sandboxNames.release(record.name, record.id);
   }
 
   async status(req: cri.PodSandboxStatusRequestIn): Promise<cri.PodSandboxStatusResponse> {

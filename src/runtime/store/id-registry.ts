@@ -1,9 +1,12 @@
-// Name reservation: one file per name under <root>/names/<kind>/, created
-// with O_EXCL so two processes can never both own a name. The file holds the
-// owner's ID, so release only removes a reservation it owns.
+// Name reservation: one file per name under <root>/names/<kind>/, published
+// with link(2) from a temp file that already holds the owner's ID: link fails
+// when the name exists, so two processes can never both own a name, and a
+// reservation is never seen empty (a process killed between an O_EXCL create
+// and its write left one that named no owner). Release only removes a
+// reservation it owns.
 import { randomBytes, createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { alreadyExists } from '../errors.js';
 
 export function newId(): string {
@@ -27,13 +30,19 @@ export class NameRegistry {
   }
 
   async reserve(name: string, id: string): Promise<void> {
+    const file = this.file(name);
+    // The temp name is that of an atomic write (atomic-file.ts): recovery sweeps those of dead writers.
+    const tmp = join(this.dir, `.${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    await writeFile(tmp, id, { mode: 0o600 });
     try {
-      await writeFile(this.file(name), id, { flag: 'wx', mode: 0o600 });
+      await link(tmp, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = await this.owner(name);
       if (owner === id) return;
       throw alreadyExists(`name "${name}" is reserved for ${owner ?? 'another object'}`);
+    } finally {
+      await rm(tmp, { force: true });
     }
   }
 
