@@ -14,6 +14,7 @@ import { applyCgroupWrites, cgroupWrites } from './cgroup-writer.js';
 import type { CreateOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
 import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
+import { killProcessTree } from './process-tree.js';
 import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
 
@@ -272,15 +273,10 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 }
 
+/** Kills the exec'd process named in runc's pid file and everything it started. */
 async function killPidFile(pidFile: string): Promise<void> {
   const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
-  if (pid > 0) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // exited meanwhile
-    }
-  }
+  if (pid > 0) await killProcessTree(pid);
 }
 
 /** conmon reads "<type> <height> <width>\n" from the bundle's ctl fifo: 1 resizes the tty, 2 reopens the log. */
