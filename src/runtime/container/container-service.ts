@@ -15,6 +15,7 @@ import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
+import { loadLocalhostSeccomp } from './seccomp-profile.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { checkCriResources, resourcesUpdateFromCri } from './cri-resources.js';
@@ -120,7 +121,7 @@ export class ContainerService {
         host: ctx.host,
         cgroupsPath: record.cgroupsPath,
         devices: await resolveDevices(config.devices ?? []),
-        localhostSeccomp: await loadLocalhostProfile(config.linux?.securityContext?.seccomp, config.linux?.securityContext?.seccompProfilePath),
+        localhostSeccomp: await loadLocalhostSeccomp(config.linux?.securityContext),
         targetPid: await this.targetPid(config),
         warn: ctx.warn,
       });
@@ -625,17 +626,3 @@ async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]
   return out;
 }
 
-async function loadLocalhostProfile(profile: cri.SecurityProfileIn | null | undefined, legacyPath?: string): Promise<unknown> {
-  const isLocal = profile && (profile.profileType === 'Localhost' || profile.profileType === 2);
-  // The deprecated seccomp_profile_path says `localhost/<absolute path>` (critest and older
-  // kubelets send it); it counts only when the typed field is absent, as in seccompFor.
-  const legacyRef = !profile && legacyPath?.startsWith('localhost/') ? legacyPath.slice('localhost/'.length) : undefined;
-  if (!isLocal && legacyRef === undefined) return undefined;
-  const ref = legacyRef ?? profile?.localhostRef ?? '';
-  if (!isAbsolute(ref)) throw invalidArgument(`seccomp localhost_ref must be an absolute path, got "${ref}"`);
-  try {
-    return JSON.parse(await readFile(ref, 'utf8'));
-  } catch (error) {
-    throw invalidArgument(`cannot load seccomp profile ${ref}: ${(error as Error).message}`);
-  }
-}

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
 import { failedPrecondition, invalidArgument, internal, isKind } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
+import { loadLocalhostSeccomp } from '../container/seccomp-profile.js';
 import { buildSandboxSpec, sandboxNamespaceModes } from '../container/spec.js';
 import { nowNs, toInt } from '../container/cri-values.js';
 import { createNetns, removeNetns } from '../network/netns.js';
@@ -72,6 +73,8 @@ export class SandboxService {
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
     if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
+    // Read before anything is acquired: a bad profile then costs nothing to undo.
+    const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();
@@ -96,7 +99,7 @@ export class SandboxService {
       }
       await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
       runtimeFailpoint('runp-after-pod-files');
-      await this.startPause(record, rootfs, undo);
+      await this.startPause(record, rootfs, seccomp, undo);
       runtimeFailpoint('runp-after-pause-run');
       await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
       runtimeFailpoint('runp-after-ready-write');
@@ -174,7 +177,7 @@ export class SandboxService {
     record.ips = podIps(result);
   }
 
-  private async startPause(record: SandboxRecord, rootfs: string, undo: Undo): Promise<void> {
+  private async startPause(record: SandboxRecord, rootfs: string, localhostSeccomp: unknown, undo: Undo): Promise<void> {
     const image = await this.ctx.images.resolveImage(record.pauseImageId);
     const c = image.config.config ?? {};
     const args = [...(c.Entrypoint ?? []), ...(c.Cmd ?? [])];
@@ -190,6 +193,7 @@ export class SandboxService {
       hostname: record.hostname,
       cgroupsPath: record.cgroupsPath,
       host: this.ctx.host,
+      localhostSeccomp,
       warn: this.ctx.warn,
     });
     await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
