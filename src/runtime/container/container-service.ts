@@ -55,7 +55,13 @@ export class ContainerService {
     if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
     if (sandbox.state !== 'SANDBOX_READY' || sandbox.creating) throw failedPrecondition(`pod sandbox ${sandbox.id} is not ready`);
     const podConfig = storable(req.sandboxConfig ?? sandbox.config);
-    const image = await ctx.images.resolveImage(config.image.image);
+    const imageName = config.image.image;
+    const image = await ctx.images.resolveImage(imageName).catch((error: unknown) => {
+      // containerd's answer, word for word: a reference that does not parse resolves to nothing,
+      // like a missing image.
+      if (isKind(error, 'not-found')) throw notFound(`failed to resolve image "${imageName}": not found`);
+      throw error;
+    });
     const id = newId();
     const name = containerName(config.metadata, sandbox.config.metadata ?? {});
     const undo = new Undo();

@@ -50,6 +50,23 @@ function cniArgs(record: SandboxRecord): Record<string, string> {
   };
 }
 
+/**
+ * Refuses ports no kubelet sends (its API validation allows 1-65535, and 0 for "no host port"):
+ * containerd 1.6 would silently drop a negative host port and fail in iptables on 99999.
+ */
+function checkPortMappings(config: cri.PodSandboxConfigIn): void {
+  for (const [i, p] of (config.portMappings ?? []).entries()) {
+    const containerPort = toInt(p.containerPort);
+    const hostPort = toInt(p.hostPort);
+    if (!Number.isInteger(containerPort) || containerPort < 1 || containerPort > 65535) {
+      throw invalidArgument(`port_mappings[${i}]: container_port ${containerPort} is out of range (1-65535)`);
+    }
+    if (!Number.isInteger(hostPort) || hostPort < 0 || hostPort > 65535) {
+      throw invalidArgument(`port_mappings[${i}]: host_port ${hostPort} is out of range (1-65535, or 0 for none)`);
+    }
+  }
+}
+
 function portMappings(config: cri.PodSandboxConfigIn): Array<Record<string, unknown>> {
   const names = ['tcp', 'udp', 'sctp'];
   return (config.portMappings ?? [])
@@ -73,6 +90,7 @@ export class SandboxService {
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
     if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
+    checkPortMappings(config);
     // Read before anything is acquired: a bad profile then costs nothing to undo.
     const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
     const ctx = this.ctx;
