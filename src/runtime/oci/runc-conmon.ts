@@ -157,7 +157,7 @@ export class RuncConmonRuntime implements OciRuntime {
         timeoutMs: o.timeoutMs,
         maxOutput: o.maxOutput,
       });
-      if (result.timedOut) await killPidFile(pidFile);
+      if (result.timedOut) await killPidFile(pidFile, id);
       if (!result.timedOut && result.code !== 0 && !(await stat(pidFile).then(() => true, () => false))) {
         // No pid file: runc failed before the process ran (missing or non-executable binary, bad
         // cwd or user). That is an error of the call, as containerd reports it, not an exit code.
@@ -273,10 +273,15 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 }
 
-/** Kills the exec'd process named in runc's pid file and everything it started. */
-async function killPidFile(pidFile: string): Promise<void> {
+/**
+ * Kills the exec'd process named in runc's pid file and everything it started; only while that
+ * PID is still in the container's cgroup (never a host process that reused it).
+ */
+async function killPidFile(pidFile: string, containerId: string): Promise<void> {
   const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
-  if (pid > 0) await killProcessTree(pid);
+  if (!(pid > 0)) return;
+  const cgroups = await readFile(`/proc/${pid}/cgroup`, 'utf8').catch(() => '');
+  if (cgroups.includes(containerId)) await killProcessTree(pid);
 }
 
 /** conmon reads "<type> <height> <width>\n" from the bundle's ctl fifo: 1 resizes the tty, 2 reopens the log. */
