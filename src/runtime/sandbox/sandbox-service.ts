@@ -86,13 +86,13 @@ export class SandboxService {
     const config = storable(req.config ?? {});
     const meta = config.metadata;
     if (!meta?.name || !meta.namespace || !meta.uid) throw invalidArgument('pod sandbox metadata needs name, namespace and uid');
+    checkPortMappings(config);
+    // Read before anything is acquired: a bad profile then costs nothing to undo.
+    const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
     // Only runc is driven (Status lists the default handler ""); a RuntimeClass naming another
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
     if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
-    checkPortMappings(config);
-    // Read before anything is acquired: a bad profile then costs nothing to undo.
-    const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();
