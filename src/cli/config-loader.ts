@@ -71,50 +71,87 @@ function normalizeField(ns: Record<string, TypeDef>, def: FieldDef, value: unkno
   if (def.keyType) {
     if (typeof value !== 'object' || Array.isArray(value)) throw invalidArgument(`${path}: expected a mapping`);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = isMessage ? normalizeMessage(ns, def.type, v, `${path}.${k}`) : scalar(v, def.type, `${path}.${k}`);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      out[k] = isMessage ? normalizeMessage(ns, def.type, v, `${path}.${k}`) : typedScalar(target, def.type, v, `${path}.${k}`);
+    }
     return out;
   }
   if (def.rule === 'repeated') {
     if (!Array.isArray(value)) throw invalidArgument(`${path}: expected a list`);
-    return value.map((v, i) => (isMessage ? normalizeMessage(ns, def.type, v, `${path}[${i}]`) : scalar(v, def.type, `${path}[${i}]`)));
+    return value.map((v, i) => (isMessage ? normalizeMessage(ns, def.type, v, `${path}[${i}]`) : typedScalar(target, def.type, v, `${path}[${i}]`)));
   }
   if (isMessage) {
     if (typeof value !== 'object' || Array.isArray(value)) throw invalidArgument(`${path}: expected a mapping`);
     return normalizeMessage(ns, def.type, value, path);
   }
-  return scalar(value, def.type, path);
+  return typedScalar(target, def.type, value, path);
 }
 
-/** Range of each protobuf integer type, as Go's JSON decoder (crictl) enforces it. */
 const INT_RANGES: Record<string, [bigint, bigint]> = {
-  int32: [-(1n << 31n), (1n << 31n) - 1n],
-  sint32: [-(1n << 31n), (1n << 31n) - 1n],
-  sfixed32: [-(1n << 31n), (1n << 31n) - 1n],
-  uint32: [0n, (1n << 32n) - 1n],
-  fixed32: [0n, (1n << 32n) - 1n],
-  int64: [-(1n << 63n), (1n << 63n) - 1n],
-  sint64: [-(1n << 63n), (1n << 63n) - 1n],
-  sfixed64: [-(1n << 63n), (1n << 63n) - 1n],
-  uint64: [0n, (1n << 64n) - 1n],
-  fixed64: [0n, (1n << 64n) - 1n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sint32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sfixed32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  fixed32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sint64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sfixed64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+  fixed64: [0n, 2n ** 64n - 1n],
 };
 
+function describeValue(v: unknown): string {
+  if (typeof v === 'bigint' || typeof v === 'number') return `the number ${v}`;
+  if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'boolean') return `the boolean ${v}`;
+  return Array.isArray(v) ? 'a list' : 'a mapping';
+}
+
 /**
- * Integers are parsed as bigints so int64 values beyond 2^53 stay exact (as
- * strings); the rest become numbers. A value outside its field's integer type
- * is refused here: protobuf encoding would wrap it (2^64 shares would arrive as 0).
+ * A scalar checked against its proto type, as Go's JSON decoder (crictl's) checks it: a number is
+ * no string, 99999999999 no int32. 64-bit integers may also be decimal strings (protobuf JSON),
+ * enums numbers or value names.
  */
-function scalar(v: unknown, type?: string, path = ''): unknown {
-  const range = type ? INT_RANGES[type] : undefined;
-  if (range && v !== null && v !== undefined) {
+function typedScalar(enumType: TypeDef | undefined, type: string, v: unknown, path: string): unknown {
+  const refuse = (want: string) => invalidArgument(`${path}: expected ${want}, got ${describeValue(v)}`);
+  if (enumType?.values) {
+    if (typeof v === 'string' && v in enumType.values) return v;
+    if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) {
+      const n = Number(v);
+      if (Object.values(enumType.values).includes(n)) return n;
+    }
+    throw refuse(`one of ${Object.keys(enumType.values).join(', ')} (or its number)`);
+  }
+  const range = INT_RANGES[type];
+  if (range) {
     let n: bigint;
     if (typeof v === 'bigint') n = v;
     else if (typeof v === 'number' && Number.isInteger(v)) n = BigInt(v);
-    else if (typeof v === 'string' && /^[+-]?\d+$/.test(v.trim())) n = BigInt(v.trim());
-    else throw invalidArgument(`${path}: expected an integer (${type}), got ${JSON.stringify(typeof v === 'number' ? v : String(v))}`);
-    if (n < range[0] || n > range[1]) throw invalidArgument(`${path}: ${n} is out of range for ${type} (${range[0]}..${range[1]})`);
-    v = n;
+    else if (typeof v === 'string' && type.endsWith('64') && /^-?\d+$/.test(v)) n = BigInt(v);
+    else throw refuse(`an integer (${type})`);
+    if (n < range[0] || n > range[1]) throw invalidArgument(`${path}: ${n} is out of range for ${type}`);
+    return scalar(n);
   }
+  switch (type) {
+    case 'string':
+    case 'bytes':
+      if (typeof v !== 'string') throw refuse('a string');
+      return v;
+    case 'bool':
+      if (typeof v !== 'boolean') throw refuse('true or false');
+      return v;
+    case 'double':
+    case 'float':
+      if (typeof v === 'bigint') return Number(v);
+      if (typeof v !== 'number') throw refuse('a number');
+      return v;
+    default:
+      return scalar(v);
+  }
+}
+
+/** Integers are parsed as bigints so int64 values beyond 2^53 stay exact (as strings); the rest become numbers. */
+function scalar(v: unknown): unknown {
   if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   return v;
 }

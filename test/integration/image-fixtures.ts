@@ -4,7 +4,7 @@
 import { gzipSync } from 'node:zlib';
 import { sha256Digest } from '../../src/runtime/image/digest.js';
 import { MEDIA, type Descriptor } from '../../src/runtime/image/manifest.js';
-import { tarStream, type TarWriteEntry } from '../../src/runtime/image/tar-writer.js';
+import { tarEntry, tarStream, type TarWriteEntry } from '../../src/runtime/image/tar-writer.js';
 
 export interface BuiltLayer {
   blob: Buffer;
@@ -17,6 +17,19 @@ export async function tarOf(entries: TarWriteEntry[]): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const b of tarStream(entries)) parts.push(b);
   return Buffer.concat(parts);
+}
+
+/**
+ * A tar archive and the offsets where its last entry's content and padding end, for cutting it
+ * short as some Go-written tools do (no trailing padding, no end-of-archive blocks).
+ */
+export async function tarWithOffsets(entries: TarWriteEntry[]): Promise<{ tar: Buffer; lastContentEnd: number; lastPaddingEnd: number }> {
+  const parts: Buffer[] = [];
+  for (const e of entries) for await (const b of tarEntry(e)) parts.push(b);
+  const body = Buffer.concat(parts);
+  const last = entries[entries.length - 1];
+  const size = last?.type === 'file' ? Buffer.byteLength(last.data ?? '') : 0;
+  return { tar: Buffer.concat([body, Buffer.alloc(1024)]), lastContentEnd: body.length - ((512 - (size % 512)) % 512), lastPaddingEnd: body.length };
 }
 
 export async function layer(entries: TarWriteEntry[], gzip = true): Promise<BuiltLayer> {

@@ -10,6 +10,7 @@ import { applyTar, unpackLayerFile } from '../../src/runtime/image/layer-unpack.
 import { readTar } from '../../src/runtime/image/tar-reader.js';
 import { tarStream, type TarWriteEntry } from '../../src/runtime/image/tar-writer.js';
 import { lgetxattr } from '../../src/runtime/native.js';
+import { tarWithOffsets } from '../integration/image-fixtures.js';
 
 let base: string;
 beforeAll(async () => {
@@ -55,6 +56,59 @@ describe('tar reader', () => {
       { name: longName, body: 'abc', link: '', x: 'v' },
       { name: 'l', body: '', link: `/${'t'.repeat(150)}`, x: undefined },
     ]);
+  });
+
+  describe('archives that end early, as Go\'s archive/tar reads them', () => {
+    // The last file's 700 bytes leave 324 bytes of padding before the next block.
+    const entries: TarWriteEntry[] = [
+      { name: 'etc', type: 'directory', mode: 0o755 },
+      { name: `etc/${'long-name-'.repeat(12)}`, type: 'file', data: 'first\n' },
+      { name: 'etc/motd', type: 'file', data: 'm'.repeat(700), mode: 0o644 },
+    ];
+    const read = async (buf: Buffer, chunk: number) => {
+      const seen: Array<[string, number]> = [];
+      for await (const { entry, body } of readTar(once(buf, chunk))) {
+        let n = 0;
+        for await (const c of body) n += c.length;
+        seen.push([entry.name, n]);
+      }
+      return seen;
+    };
+    const cuts: Array<[string, (o: Awaited<ReturnType<typeof tarWithOffsets>>) => number]> = [
+      ['right after the last entry\'s content', (o) => o.lastContentEnd],
+      ['inside the last entry\'s padding', (o) => o.lastContentEnd + 100],
+      ['at the block boundary after the padding', (o) => o.lastPaddingEnd],
+      ['after one of the two end blocks', (o) => o.lastPaddingEnd + 512],
+    ];
+
+    it.each(cuts)('accepts an archive cut %s', async (_what, at) => {
+      const o = await tarWithOffsets(entries);
+      for (const chunk of [100, 700, 1 << 16]) {
+        expect(await read(o.tar.subarray(0, at(o)), chunk)).toEqual([
+          ['etc/', 0],
+          [`etc/${'long-name-'.repeat(12)}`, 6],
+          ['etc/motd', 700],
+        ]);
+      }
+    });
+
+    it('applies such a layer completely', async () => {
+      const o = await tarWithOffsets(entries);
+      const root = await freshDir();
+      await applyTar(once(o.tar.subarray(0, o.lastContentEnd)), root);
+      expect(readFileSync(join(root, 'etc/motd'), 'utf8')).toBe('m'.repeat(700));
+    });
+
+    it.each<[string, (o: Awaited<ReturnType<typeof tarWithOffsets>>) => number, RegExp]>([
+      ['inside the last entry\'s content', (o) => o.lastContentEnd - 1, /truncated inside an entry/],
+      ['inside the last entry\'s header', (o) => o.lastContentEnd - 700 - 100, /truncated inside a header/],
+      ['inside a PAX header\'s records', (o) => 512 + 512 + 10, /truncated inside an entry/],
+    ])('refuses an archive cut %s', async (_what, at, error) => {
+      const o = await tarWithOffsets(entries);
+      await expect(read(o.tar.subarray(0, at(o)), 100)).rejects.toThrow(error);
+      const root = await freshDir();
+      await expect(applyTar(once(o.tar.subarray(0, at(o))), root)).rejects.toThrow(error);
+    });
   });
 
   it('rejects garbage with a clear error', async () => {

@@ -21,6 +21,15 @@ describe('image reference normalisation', () => {
     expect(() => parseReference(input)).toThrow();
   });
 
+  it('limits the normalised repository name to 255 characters, as distribution/reference does', () => {
+    // docker.io/library/ (18) + 237 = 255: the longest name; the tag does not count.
+    expect(formatReference(parseReference(`${'a'.repeat(237)}:v1`))).toBe(`docker.io/library/${'a'.repeat(237)}:v1`);
+    expect(() => parseReference('a'.repeat(238))).toThrow(/repository name must not be more than 255 characters \(256\)/);
+    const host = '127.0.0.1:5000';
+    expect(parseReference(`${host}/x/${'y'.repeat(255 - host.length - 3)}`).path).toHaveLength(255 - host.length - 1);
+    expect(() => parseReference(`${host}/x/${'y'.repeat(256 - host.length - 3)}:v1`)).toThrow(/must not be more than 255 characters/);
+  });
+
   it('sends docker.io to registry-1.docker.io', () => {
     expect(registryHost('docker.io')).toBe('registry-1.docker.io');
     expect(registryHost('127.0.0.1:5001')).toBe('127.0.0.1:5001');

@@ -46,6 +46,19 @@ describe('registry client', () => {
     }
   });
 
+  it('names the plain-http URL it used in errors from a loopback registry', async () => {
+    const host = await serve((_req, res) => {
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"errors":[{"code":"MANIFEST_UNKNOWN","message":"manifest unknown"}]}');
+    });
+    const client = new RegistryClient({});
+    try {
+      const error = await client.fetchManifest(parseReference(`${host}/a/b:t`)).then(() => undefined, (e: Error) => e);
+      expect(error?.message).toBe(`not found: GET http://${host}/v2/a/b/manifests/t: 404 MANIFEST_UNKNOWN: manifest unknown`);
+    } finally {
+      client.close();
+    }
+  });
+
   it('gives up after a bounded number of attempts', async () => {
     let calls = 0;
     const host = await serve((_req, res) => {

@@ -202,7 +202,7 @@ describe('buildContainerSpec', () => {
     const profile = { defaultAction: 'SCMP_ACT_ERRNO' };
     const spec = buildContainerSpec(input({ localhostSeccomp: profile }, { linux: { securityContext: { seccomp: { profileType: 'Localhost', localhostRef: '/p.json' } } } }));
     expect(spec.linux.seccomp).toEqual(profile);
-    expect(() => buildContainerSpec(input({}, { linux: { securityContext: { seccomp: { profileType: 2, localhostRef: '/p.json' } } } }))).toThrow(/could not be loaded/);
+    expect(() => buildContainerSpec(input({}, { linux: { securityContext: { seccomp: { profileType: 2, localhostRef: '/p.json' } } } }))).toThrow(/was not loaded/);
   });
 
   it('gives a privileged container every capability, all devices and no masking', () => {

@@ -16,6 +16,7 @@ import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
+import { loadLocalhostSeccomp } from './seccomp-profile.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { currentCreator } from '../recovery/creator.js';
@@ -59,7 +60,13 @@ export class ContainerService {
     if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
     if (sandbox.state !== 'SANDBOX_READY' || sandbox.creating) throw failedPrecondition(`pod sandbox ${sandbox.id} is not ready`);
     const podConfig = storable(req.sandboxConfig ?? sandbox.config);
-    const image = await ctx.images.resolveImage(config.image.image);
+    const imageName = config.image.image;
+    const image = await ctx.images.resolveImage(imageName).catch((error: unknown) => {
+      // containerd's answer, word for word: a reference that does not parse resolves to nothing,
+      // like a missing image.
+      if (isKind(error, 'not-found')) throw notFound(`failed to resolve image "${imageName}": not found`);
+      throw error;
+    });
     const id = newId();
     const name = containerName(config.metadata, sandbox.config.metadata ?? {});
     const undo = new Undo();
@@ -125,7 +132,7 @@ export class ContainerService {
         host: ctx.host,
         cgroupsPath: record.cgroupsPath,
         devices: await resolveDevices(config.devices ?? []),
-        localhostSeccomp: await loadLocalhostProfile(config.linux?.securityContext?.seccomp, config.linux?.securityContext?.seccompProfilePath),
+        localhostSeccomp: await loadLocalhostSeccomp(config.linux?.securityContext),
         targetPid: await this.targetPid(config),
         warn: ctx.warn,
       });
@@ -652,17 +659,3 @@ async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]
   return out;
 }
 
-async function loadLocalhostProfile(profile: cri.SecurityProfileIn | null | undefined, legacyPath?: string): Promise<unknown> {
-  const isLocal = profile && (profile.profileType === 'Localhost' || profile.profileType === 2);
-  // The deprecated seccomp_profile_path says `localhost/<absolute path>` (critest and older
-  // kubelets send it); it counts only when the typed field is absent, as in seccompFor.
-  const legacyRef = !profile && legacyPath?.startsWith('localhost/') ? legacyPath.slice('localhost/'.length) : undefined;
-  if (!isLocal && legacyRef === undefined) return undefined;
-  const ref = legacyRef ?? profile?.localhostRef ?? '';
-  if (!isAbsolute(ref)) throw invalidArgument(`seccomp localhost_ref must be an absolute path, got "${ref}"`);
-  try {
-    return JSON.parse(await readFile(ref, 'utf8'));
-  } catch (error) {
-    throw invalidArgument(`cannot load seccomp profile ${ref}: ${(error as Error).message}`);
-  }
-}

@@ -7,8 +7,9 @@ import { invalidArgument } from '../errors.js';
 import type { OciImageConfig } from '../image/manifest.js';
 import { clampOomScoreAdj } from '../oci/oom-score.js';
 import { splitHugepageLimits, type HugepageLimit } from '../oci/hugetlb.js';
-import { enumName, NAMESPACE_MODES, PROFILE_TYPES, PROPAGATIONS, toInt, type NsMode } from './cri-values.js';
+import { enumName, NAMESPACE_MODES, PROPAGATIONS, toInt, type NsMode } from './cri-values.js';
 import { runtimeDefaultSeccomp } from './seccomp-default.js';
+import { seccompChoice, type SeccompSettings } from './seccomp-profile.js';
 import { resolveUser } from './user-lookup.js';
 
 export type OciSpec = Record<string, any>;
@@ -180,31 +181,12 @@ function baseMounts(privileged: boolean, shmPath?: string): OciSpec[] {
   ];
 }
 
-function seccompFor(
-  profile: cri.SecurityProfileIn | null | undefined,
-  legacyPath: string | undefined,
-  privileged: boolean,
-  localhost: unknown,
-): OciSpec | undefined {
-  if (privileged) return undefined;
-  if (!profile) {
-    if (!legacyPath || legacyPath === 'unconfined') return undefined;
-    if (legacyPath === 'runtime/default' || legacyPath === 'docker/default') return runtimeDefaultSeccomp();
-    if (legacyPath.startsWith('localhost/')) return requireLocal(localhost, legacyPath);
-    throw invalidArgument(`unsupported seccomp profile path "${legacyPath}"`);
-  }
-  switch (enumName(profile.profileType as never, PROFILE_TYPES)) {
-    case 'Unconfined':
-      return undefined;
-    case 'Localhost':
-      return requireLocal(localhost, profile.localhostRef ?? '');
-    default:
-      return runtimeDefaultSeccomp();
-  }
-}
-
-function requireLocal(localhost: unknown, ref: string): OciSpec {
-  if (!localhost || typeof localhost !== 'object') throw invalidArgument(`seccomp profile "${ref}" could not be loaded`);
+function seccompFor(sc: SeccompSettings | null | undefined, localhost: unknown): OciSpec | undefined {
+  const choice = seccompChoice(sc);
+  if (!choice || choice.type === 'Unconfined') return undefined;
+  if (choice.type === 'RuntimeDefault') return runtimeDefaultSeccomp();
+  // The caller loads the file (loadLocalhostSeccomp) so that spec building stays pure.
+  if (!localhost || typeof localhost !== 'object') throw invalidArgument(`seccomp profile ${choice.path} was not loaded`);
   return localhost as OciSpec;
 }
 
@@ -328,7 +310,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
   }
 
   const oomScoreAdj = clampOomScoreAdj(toInt(config.linux?.resources?.oomScoreAdj), host.oomScoreFloor);
-  const seccomp = seccompFor(sc?.seccomp, sc?.seccompProfilePath, privileged, input.localhostSeccomp);
+  const seccomp = seccompFor(sc, input.localhostSeccomp);
 
   const linux: OciSpec = {
     namespaces: containerNamespaces(sandbox, sc?.namespaceOptions, input.targetPid),
@@ -402,7 +384,7 @@ export function buildSandboxSpec(input: SandboxSpecInput): OciSpec {
   const uid = sc?.runAsUser ? toInt(sc.runAsUser.value) : 0;
   const gid = sc?.runAsGroup ? toInt(sc.runAsGroup.value) : 0;
   const caps = privileged ? allCapabilities(input.host.capabilityBound) : [];
-  const seccomp = seccompFor(sc?.seccomp, sc?.seccompProfilePath, privileged, input.localhostSeccomp);
+  const seccomp = seccompFor(sc, input.localhostSeccomp);
   const linux: OciSpec = {
     namespaces,
     resources: linuxResources(input.config.linux?.resources, [], privileged, input.host, warn),

@@ -13,6 +13,8 @@ export interface ImageReference {
 }
 
 export const DEFAULT_DOMAIN = 'docker.io';
+/** distribution/reference's NameTotalLengthMax: the normalised name (domain/path) before tag and digest. */
+const NAME_TOTAL_LENGTH_MAX = 255;
 const COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
 const TAG = /^[\w][\w.-]{0,127}$/;
 const DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
@@ -53,6 +55,10 @@ export function parseReference(input: string): ImageReference {
   if (domain === DEFAULT_DOMAIN && !path.includes('/')) path = `library/${path}`;
   if (!path || !path.split('/').every((c) => COMPONENT.test(c))) {
     throw invalidArgument(`invalid image reference "${raw}": repository names must be lowercase [a-z0-9._-] components`);
+  }
+  const name = `${domain}/${path}`;
+  if (name.length > NAME_TOTAL_LENGTH_MAX) {
+    throw invalidArgument(`invalid image reference "${raw}": repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters (${name.length})`);
   }
   if (!tag && !digest) tag = 'latest';
   return { domain, path, tag, digest };

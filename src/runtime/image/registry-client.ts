@@ -125,11 +125,13 @@ export class RegistryClient {
       try {
         const auth = await this.authorization(ep, ref);
         const res = await this.send(ep, method, `${ep.url}${path}`, { ...ep.headers, ...headers, ...(auth ? { Authorization: auth } : {}) });
+        // Errors name the URL actually fetched: plain http after a fallback, the target of a redirect.
+        const used = res.usedUrl;
         if (res.statusCode === 401 && !authRetried) {
           res.resume();
           const header = res.headers['www-authenticate'];
           const challenges = parseWwwAuthenticate(Array.isArray(header) ? header.join(', ') : (header ?? ''));
-          if (challenges.length === 0) throw new RegistryError(`${ep.url}${path}: 401 Unauthorized without a challenge`, 401);
+          if (challenges.length === 0) throw new RegistryError(`${used}: 401 Unauthorized without a challenge`, 401);
           this.challenges.set(ep.url, challenges);
           authRetried = true;
           attempt--;
@@ -139,7 +141,7 @@ export class RegistryClient {
         const text = (await readLimited(res, 64 << 10).catch(() => Buffer.alloc(0))).toString('utf8');
         const detail = registryErrorText(text) || res.statusMessage || '';
         const status = res.statusCode ?? 0;
-        const what = `${method} ${ep.url}${path}: ${status} ${detail}`.trim();
+        const what = `${method} ${used}: ${status} ${detail}`.trim();
         if (status === 401 || status === 403) throw new RegistryError(`unauthorized: ${what} (check credentials or use login)`, status);
         if (status === 404) throw new RegistryError(`not found: ${what}`, 404);
         throw new RegistryError(what, status, RETRY_STATUS.has(status));
@@ -151,9 +153,14 @@ export class RegistryClient {
     throw lastError;
   }
 
+  /** The endpoint's URL as it is reached: http once an https attempt fell back to it. */
+  private endpointUrl(ep: RegistryEndpoint): string {
+    return this.downgraded.has(ep.url) ? ep.url.replace(/^https:/, 'http:') : ep.url;
+  }
+
   /** Sends one request, following redirects (Authorization is dropped when the host changes). */
-  private async send(ep: RegistryEndpoint, method: string, url: string, headers: Record<string, string>): Promise<IncomingMessage> {
-    let current = this.downgraded.has(ep.url) ? url.replace(/^https:/, 'http:') : url;
+  private async send(ep: RegistryEndpoint, method: string, url: string, headers: Record<string, string>): Promise<IncomingMessage & { usedUrl: string }> {
+    let current = url.startsWith(ep.url) ? this.endpointUrl(ep) + url.slice(ep.url.length) : url;
     let hdrs = { 'User-Agent': this.opts.userAgent ?? 'isulats/0.1', ...headers };
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const res = await this.sendOnce(ep, method, current, hdrs).catch(async (error) => {
@@ -176,7 +183,7 @@ export class RegistryClient {
         current = next.toString();
         continue;
       }
-      return res;
+      return Object.assign(res, { usedUrl: current });
     }
     throw new RegistryError(`too many redirects fetching ${url}`);
   }
@@ -219,10 +226,10 @@ export class RegistryClient {
     }
     const basic = challenges.find((c) => c.scheme === 'basic');
     if (basic) {
-      if (!creds?.username) throw new RegistryError(`unauthorized: ${ep.url} requires a username and password (use login or --creds)`, 401);
+      if (!creds?.username) throw new RegistryError(`unauthorized: ${this.endpointUrl(ep)} requires a username and password (use login or --creds)`, 401);
       return `Basic ${Buffer.from(`${creds.username}:${creds.password ?? ''}`).toString('base64')}`;
     }
-    throw new RegistryError(`unsupported auth scheme(s) from ${ep.url}: ${challenges.map((c) => c.scheme).join(', ')}`, 401);
+    throw new RegistryError(`unsupported auth scheme(s) from ${this.endpointUrl(ep)}: ${challenges.map((c) => c.scheme).join(', ')}`, 401);
   }
 
   private async token(challenge: AuthChallenge, ref: ImageReference, creds: RegistryCredentials | undefined): Promise<string> {

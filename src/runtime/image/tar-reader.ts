@@ -99,6 +99,14 @@ class ByteSource {
     for await (const _ of this.stream(n));
   }
 
+  /**
+   * Skips up to n bytes, stopping quietly at end of stream: an entry's trailing padding may be
+   * cut off (Go's archive/tar, and so containerd and Docker, read such archives to the end).
+   */
+  async skipPadding(n: number): Promise<void> {
+    await this.read(n);
+  }
+
   /** Reads the rest so that upstream digests cover the whole stream. */
   async drain(): Promise<void> {
     this.buffered = [];
@@ -176,7 +184,9 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
     const padded = Math.ceil(size / 512) * 512;
     if (typeflag === 'x' || typeflag === 'g' || typeflag === 'L' || typeflag === 'K') {
       if (size > MAX_META) throw invalidArgument(`tar metadata entry of ${size} bytes is too large`);
-      const data = (await src.read(padded)).subarray(0, size);
+      const data = await src.read(size);
+      if (data.length < size) throw invalidArgument('tar stream truncated inside an entry');
+      await src.skipPadding(padded - size);
       if (typeflag === 'x') pax = new Map([...pax, ...parsePax(data)]);
       else if (typeflag === 'g') globalPax = new Map([...globalPax, ...parsePax(data)]);
       else if (typeflag === 'L') longName = cString(data, 0, data.length);
@@ -236,6 +246,6 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
     yield { entry, body: wrapped };
     if (!consumed) await src.skip(dataSize);
     else if (!bodyDone) throw new Error('tar entry body left half read');
-    await src.skip(dataPadded - dataSize);
+    await src.skipPadding(dataPadded - dataSize);
   }
 }

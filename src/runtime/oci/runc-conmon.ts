@@ -14,6 +14,7 @@ import { applyCgroupWrites, cgroupWrites } from './cgroup-writer.js';
 import type { CreateOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
 import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
+import { killProcessTree } from './process-tree.js';
 import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
 
@@ -158,7 +159,7 @@ export class RuncConmonRuntime implements OciRuntime {
         timeoutMs: o.timeoutMs,
         maxOutput: o.maxOutput,
       });
-      if (result.timedOut) await killPidFile(pidFile);
+      if (result.timedOut) await killPidFile(pidFile, id);
       if (!result.timedOut && result.code !== 0 && !(await stat(pidFile).then(() => true, () => false))) {
         // No pid file: runc failed before the process ran (missing or non-executable binary, bad
         // cwd or user). That is an error of the call, as containerd reports it, not an exit code.
@@ -288,15 +289,15 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 }
 
-async function killPidFile(pidFile: string): Promise<void> {
+/**
+ * Kills the exec'd process named in runc's pid file and everything it started; only while that
+ * PID is still in the container's cgroup (never a host process that reused it).
+ */
+async function killPidFile(pidFile: string, containerId: string): Promise<void> {
   const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
-  if (pid > 0) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // exited meanwhile
-    }
-  }
+  if (!(pid > 0)) return;
+  const cgroups = await readFile(`/proc/${pid}/cgroup`, 'utf8').catch(() => '');
+  if (cgroups.includes(containerId)) await killProcessTree(pid);
 }
 
 /** conmon reads "<type> <height> <width>\n" from the bundle's ctl fifo: 1 resizes the tty, 2 reopens the log. */

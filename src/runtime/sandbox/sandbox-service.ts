@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
 import { failedPrecondition, invalidArgument, internal, isKind } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
+import { loadLocalhostSeccomp } from '../container/seccomp-profile.js';
 import { buildSandboxSpec, sandboxNamespaceModes } from '../container/spec.js';
 import { nowNs, toInt } from '../container/cri-values.js';
 import { createNetns, removeNetns } from '../network/netns.js';
@@ -52,6 +53,23 @@ function cniArgs(record: SandboxRecord): Record<string, string> {
   };
 }
 
+/**
+ * Refuses ports no kubelet sends (its API validation allows 1-65535, and 0 for "no host port"):
+ * containerd 1.6 would silently drop a negative host port and fail in iptables on 99999.
+ */
+function checkPortMappings(config: cri.PodSandboxConfigIn): void {
+  for (const [i, p] of (config.portMappings ?? []).entries()) {
+    const containerPort = toInt(p.containerPort);
+    const hostPort = toInt(p.hostPort);
+    if (!Number.isInteger(containerPort) || containerPort < 1 || containerPort > 65535) {
+      throw invalidArgument(`port_mappings[${i}]: container_port ${containerPort} is out of range (1-65535)`);
+    }
+    if (!Number.isInteger(hostPort) || hostPort < 0 || hostPort > 65535) {
+      throw invalidArgument(`port_mappings[${i}]: host_port ${hostPort} is out of range (1-65535, or 0 for none)`);
+    }
+  }
+}
+
 function portMappings(config: cri.PodSandboxConfigIn): Array<Record<string, unknown>> {
   const names = ['tcp', 'udp', 'sctp'];
   return (config.portMappings ?? [])
@@ -71,6 +89,9 @@ export class SandboxService {
     const config = storable(req.config ?? {});
     const meta = config.metadata;
     if (!meta?.name || !meta.namespace || !meta.uid) throw invalidArgument('pod sandbox metadata needs name, namespace and uid');
+    checkPortMappings(config);
+    // Read before anything is acquired: a bad profile then costs nothing to undo.
+    const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
     // Only runc is driven (Status lists the default handler ""); a RuntimeClass naming another
     // handler must fail, as in containerd, not silently run on runc.
     const handler = req.runtimeHandler ?? '';
@@ -102,7 +123,7 @@ export class SandboxService {
       }
       await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
       runtimeFailpoint('runp-after-pod-files');
-      await this.startPause(record, rootfs, hostname, undo);
+      await this.startPause(record, rootfs, hostname, seccomp, undo);
       runtimeFailpoint('runp-after-pause-run');
       await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
       runtimeFailpoint('runp-after-ready-write');
@@ -180,7 +201,7 @@ export class SandboxService {
     record.ips = podIps(result);
   }
 
-  private async startPause(record: SandboxRecord, rootfs: string, hostname: PodHostname, undo: Undo): Promise<void> {
+  private async startPause(record: SandboxRecord, rootfs: string, hostname: PodHostname, localhostSeccomp: unknown, undo: Undo): Promise<void> {
     const image = await this.ctx.images.resolveImage(record.pauseImageId);
     const c = image.config.config ?? {};
     const args = [...(c.Entrypoint ?? []), ...(c.Cmd ?? [])];
@@ -196,6 +217,7 @@ export class SandboxService {
       hostname: hostname.setInSpec ? hostname.name : undefined,
       cgroupsPath: record.cgroupsPath,
       host: this.ctx.host,
+      localhostSeccomp,
       warn: this.ctx.warn,
     });
     await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
