@@ -93,6 +93,18 @@ describe('through the daemon', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('a timed-out exec leaves not even a zombie (critest: `sleep 4321`, then `pgrep sleep`)', async () => {
+    const marker = String(40_000 + Math.floor(Math.random() * 50_000));
+    const outcome = await expectKilledAtTimeout(containerId, marker, () => c.runtime('ExecSync', { containerId, cmd: ['sleep', marker], timeout: '1' }, 30_000));
+    expect((outcome as grpc.ServiceError).code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    // runc must reap its child: a runc killed first leaves it to the host's init, and a zombie
+    // that init is slow to reap still shows in the container. Only the container's own sleep may.
+    const ps = await c.runtime('ExecSync', { containerId, cmd: ['sh', '-c', 'cat /proc/[0-9]*/stat'], timeout: '10' }, 30_000);
+    const sleeps = Buffer.from(ps.stdout).toString().split('\n').filter((l: string) => l.includes('(sleep)'));
+    expect(sleeps.filter((l: string) => / Z /.test(l)), 'zombie sleeps in the container').toEqual([]);
+    expect(sleeps).toHaveLength(1);
+  });
+
   it('an exec probe through the Go CRI client (as kubelet sends it) is killed at its timeout', async () => {
     const bin = goToolPath('go-cri-client');
     const { cmd, marker } = probeCommand();

@@ -15,6 +15,7 @@ import type { CreateOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, O
 import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
 import { killProcessTree } from './process-tree.js';
+import { timerDelay } from '../../util/timer-delay.js';
 import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
 
@@ -152,21 +153,36 @@ export class RuncConmonRuntime implements OciRuntime {
     const specFile = join(this.opts.runcRoot, id, `exec-${token}.json`);
     const pidFile = join(this.opts.runcRoot, id, `exec-${token}.pid`);
     await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
+    let expired = false;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await this.opts.runner.run({
+      const run = this.opts.runner.run({
         cmd: this.runc,
         args: [...this.base(), 'exec', '--process', specFile, '--pid-file', pidFile, id],
-        timeoutMs: o.timeoutMs,
+        // A backstop for a runc that hangs; the exec'd process is ended at o.timeoutMs below.
+        timeoutMs: o.timeoutMs === undefined ? undefined : o.timeoutMs + EXEC_KILL_GRACE_MS,
         maxOutput: o.maxOutput,
       });
+      if (o.timeoutMs !== undefined) {
+        // The process tree is killed while `runc exec` still lives, so runc reaps its child: killing
+        // runc first would orphan the process to the host's init, and a zombie that init is slow to
+        // reap still shows in the container's `ps`/`pgrep` (critest's execSync-with-timeout spec).
+        const settled = run.then(() => true, () => true);
+        timer = setTimeout(() => {
+          expired = true;
+          void killOnceStarted(pidFile, id, settled);
+        }, timerDelay(o.timeoutMs));
+      }
+      const result = await run.finally(() => clearTimeout(timer));
       if (result.timedOut) await killPidFile(pidFile, id);
-      if (!result.timedOut && result.code !== 0 && !(await stat(pidFile).then(() => true, () => false))) {
+      const timedOut = expired || result.timedOut;
+      if (!timedOut && result.code !== 0 && !(await stat(pidFile).then(() => true, () => false))) {
         // No pid file: runc failed before the process ran (missing or non-executable binary, bad
         // cwd or user). That is an error of the call, as containerd reports it, not an exit code.
         const why = runcMessage(result.stderr.toString()) || `runc exec exited ${result.code}`;
         throw internal(`failed to exec in container ${id}: ${why}`);
       }
-      return { exitCode: result.timedOut ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut };
+      return { exitCode: timedOut ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut };
     } finally {
       await rm(specFile, { force: true });
       await rm(pidFile, { force: true });
@@ -298,6 +314,23 @@ async function killPidFile(pidFile: string, containerId: string): Promise<void> 
   if (!(pid > 0)) return;
   const cgroups = await readFile(`/proc/${pid}/cgroup`, 'utf8').catch(() => '');
   if (cgroups.includes(containerId)) await killProcessTree(pid);
+}
+
+/** How long `runc exec` gets to reap its killed process before it is killed itself. */
+const EXEC_KILL_GRACE_MS = 5_000;
+
+/**
+ * Kills the exec'd process tree as soon as runc has written its pid file; polls (bounded) for a
+ * runc still starting it, and gives up once the run has ended.
+ */
+async function killOnceStarted(pidFile: string, containerId: string, settled: Promise<boolean>): Promise<void> {
+  let done = false;
+  void settled.then(() => (done = true));
+  for (let i = 0; i < 50 && !done; i++) {
+    const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
+    if (pid > 0) return killPidFile(pidFile, containerId);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** conmon reads "<type> <height> <width>\n" from the bundle's ctl fifo: 1 resizes the tty, 2 reopens the log. */
