@@ -57,7 +57,8 @@ export async function runDoctor(o: DoctorOptions): Promise<CheckResult[]> {
   await step('nri', 'NRI', async () => evaluateNri(await gather.gatherNri(o.probe, backend, layout)));
   await step('sysctl', 'sysctls', async () => evaluateSysctls(await gather.gatherSysctls(o.probe)));
   await step('clock', 'clock', async () => [evaluateClock(await gather.gatherClock(o.probe))]);
-  if (backend && layout.kind === 'embedded') {
+  // isulats' own engine, embedded or behind a daemon on this host: its dirs are known and local.
+  if (backend && layout.kind !== 'other' && layout.root && layout.state) {
     await step('leftovers', 'leftovers', async () => evaluateLeftovers(await gather.gatherLeftovers(o.probe, backend, layout)));
   }
   return results;

@@ -3,6 +3,7 @@
 // the embedded engine (leftovers); and the same runtime with a broken CNI dir, which must
 // fail with exit code 1 and say so in the JSON CI reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../rig/cli.js';
@@ -71,23 +72,28 @@ describe('isulats doctor', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^✓ NRI|^✓ NRI socket/));
     expect(lines).toContainEqual(expect.stringMatching(/^✓ CNI .*network \S+: bridge/));
     for (const l of lines.filter((x) => x.startsWith('✗'))) expect(lines[lines.indexOf(l) + 1]).toMatch(/^ {4}fix: /);
+    expect(lines).toContainEqual('✓ stray mounts: none');
     expect(lines.at(-2)).toMatch(/^\d+ checks: \d+ failed, \d+ to look at$/);
     expect(r.code).toBe(lines.some((l) => l.startsWith('✗')) ? 1 : 0);
   });
 
-  it('finds the embedded engine\'s leftovers: a netns file without a pod', async () => {
+  it("finds the embedded engine's leftovers: a mount under its root that no pod or container owns", async () => {
     const root = join(dir, 'root');
     const state = join(dir, 'state');
-    await mkdir(join(state, 'netns'), { recursive: true });
-    const stray = 'f00dfeed'.repeat(8);
-    await writeFile(join(state, 'netns', stray), '');
-    const r = await runCli(['--root', root, '--state', state, '--timeout', '20s', 'doctor', '-o', 'json'], { timeoutMs: 90_000, env: { CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'none.sock') } });
-    const report = JSON.parse(r.stdout) as Report;
-    expect(check(report, 'endpoint')).toMatchObject({ status: 'ok', evidence: expect.stringMatching(/^embedded/) });
-    expect(check(report, 'leftovers.netns')).toMatchObject({ status: 'warn', evidence: `1: ${stray}` });
-    expect(check(report, 'leftovers.mounts')).toMatchObject({ status: 'ok' });
-    expect(check(report, 'leftovers.conmon')).toMatchObject({ status: 'ok' });
-    expect(check(report, 'disk.state')).toMatchObject({ evidence: expect.stringMatching(new RegExp(`^${state}: `)) });
+    const stray = join(root, 'overlay', 'f00dfeed'.repeat(8), 'merged');
+    await mkdir(stray, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'ist-doctor-stray', stray]);
+    try {
+      const r = await runCli(['--root', root, '--state', state, '--timeout', '20s', 'doctor', '-o', 'json'], { timeoutMs: 90_000, env: { CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'none.sock') } });
+      const report = JSON.parse(r.stdout) as Report;
+      expect(check(report, 'endpoint')).toMatchObject({ status: 'ok', evidence: expect.stringMatching(/^embedded/) });
+      expect(check(report, 'leftovers.mounts')).toMatchObject({ status: 'warn', evidence: `1: ${stray}` });
+      expect(check(report, 'leftovers.netns')).toMatchObject({ status: 'ok' });
+      expect(check(report, 'leftovers.conmon')).toMatchObject({ status: 'ok' });
+      expect(check(report, 'disk.state')).toMatchObject({ evidence: expect.stringMatching(new RegExp(`^${state}: `)) });
+    } finally {
+      execFileSync('umount', [stray]);
+    }
   });
 
   it('rejects a bad flag value with one line', async () => {

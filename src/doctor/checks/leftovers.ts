@@ -1,4 +1,4 @@
-// The embedded engine's leftovers: what an interrupted operation or a crash
+// Leftovers of isulats' engine (embedded, or the daemon's on this host): what an interrupted operation or a crash
 // can leave behind and nothing will clean up: mounts under the root or state
 // dir, network namespace files of pods that no longer exist, and conmon
 // monitors of containers the engine has no record of.
