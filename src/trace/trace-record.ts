@@ -38,7 +38,7 @@ export function formatText(r: TraceRecord): string {
   if (s.image) parts.push(`image=${s.image}`);
   if (s.count !== undefined) parts.push(`n=${s.count}`);
   if (r.messages !== undefined) parts.push(`msgs=${r.messages}`);
-  const status = r.error ? `${r.status}: ${r.error}` : r.status;
+  const status = r.error ? `${r.status}: ${r.error.replace(/\s*\n\s*/g, '; ').trim()}` : r.status;
   const method = r.api === 'v1' ? r.method : `${r.method}(${r.api})`;
   return `${r.time} ${method} ${parts.join(' ') || '-'} ${r.durationMs.toFixed(1)}ms ${status}\n`;
 }

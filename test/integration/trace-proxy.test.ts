@@ -72,6 +72,9 @@ function traceCases(name: string, peer: () => string) {
         expect(traced, args.join(' ')).toEqual(direct);
         expect(traced.code).toBe(args === missing ? 1 : 0);
       }
+      // Old Go clients (crictl, kubelet < 1.26) send the socket path itself as :authority.
+      const rawAuthority = await go(tracer.endpoint, ['-authority', tracer.endpoint.slice('unix://'.length), 'version']);
+      expect(rawAuthority).toEqual(await go(peer(), ['version']));
       const made = await go(tracer.endpoint, ['run-pod-container', '-name', `tr-${process.pid}-7d9f8b6c5d-x2k4q`, '-label', label, '-image', image, '--', 'sleep', '300']);
       expect(made.stderr).toBe('');
       ({ podId } = JSON.parse(made.stdout) as { podId: string });
