@@ -48,7 +48,13 @@ export async function startCriProxy(opts: CriProxyOptions): Promise<CriProxy> {
     for (const key of Object.keys(out.getMap())) if (TRANSPORT_KEYS.test(key)) out.remove(key);
     return out;
   };
+  // Called after the answer went back: decoding and printing never delay the client.
   const record = (m: TracedMethod, started: number, request: Buffer, response: Buffer | undefined, err: grpcTypes.ServiceError | undefined, messages?: number) => {
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    const time = new Date().toISOString();
+    setImmediate(() => emit(m, time, durationMs, request, response, err, messages));
+  };
+  const emit = (m: TracedMethod, time: string, durationMs: number, request: Buffer, response: Buffer | undefined, err: grpcTypes.ServiceError | undefined, messages?: number) => {
     let rq: Record<string, any> | undefined;
     let rs: Record<string, any> | undefined;
     try {
@@ -58,11 +64,11 @@ export async function startCriProxy(opts: CriProxyOptions): Promise<CriProxy> {
       // A message we cannot decode still went through unchanged; the line just names less.
     }
     opts.onRecord({
-      time: new Date().toISOString(),
+      time,
       method: m.name,
       api: m.api,
       subjects: callSubjects(m.name, rq, rs),
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs,
       status: statusName(err ? err.code : 0),
       ...(err ? { error: err.details } : {}),
       ...(messages !== undefined ? { messages } : {}),
@@ -73,9 +79,9 @@ export async function startCriProxy(opts: CriProxyOptions): Promise<CriProxy> {
     const started = performance.now();
     const up = upstream.makeUnaryRequest(m.path, identity, identity, call.request, forwardedMetadata(call.metadata), { deadline: call.getDeadline() },
       (err, res) => {
-        record(m, started, call.request, res, err ?? undefined);
         if (err) callback(err);
         else callback(null, res);
+        record(m, started, call.request, res, err ?? undefined);
       });
     up.on('metadata', (md) => call.sendMetadata(md));
     call.on('cancelled', () => up.cancel());
@@ -97,9 +103,9 @@ export async function startCriProxy(opts: CriProxyOptions): Promise<CriProxy> {
     const finish = (err?: grpcTypes.ServiceError) => {
       if (done) return;
       done = true;
-      record(m, started, call.request, undefined, err, messages);
       if (err) call.emit('error', err);
       else call.end();
+      record(m, started, call.request, undefined, err, messages);
     };
     up.on('error', (err: grpcTypes.ServiceError) => finish(err));
     up.on('end', () => finish());
