@@ -50,6 +50,9 @@ export const COMMANDS: Record<string, Loader> = {
   login: () => import('../commands/login.js'),
   logout: () => import('../commands/logout.js'),
   daemon: () => import('../commands/daemon.js'),
+  // node debugging
+  doctor: () => import('../commands/doctor.js'),
+  trace: () => import('../commands/trace.js'),
   'nri plugins': () => import('../commands/nri/plugins.js'),
   'nri config': () => import('../commands/nri/config.js'),
 };

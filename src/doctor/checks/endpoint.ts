@@ -1,0 +1,19 @@
+// The runtime answers Version: who it is and which CRI API it speaks.
+import { fail, ok, type CheckResult } from '../check-result.js';
+
+export interface EndpointFacts {
+  target: string;
+  version?: { runtimeName: string; runtimeVersion: string; runtimeApiVersion: string };
+  api?: string;
+  error?: string;
+}
+
+export function evaluateEndpoint(f: EndpointFacts): CheckResult[] {
+  const title = 'runtime endpoint';
+  if (f.error || !f.version) {
+    return [fail('endpoint', title, `${f.target}: ${f.error ?? 'no answer'}`,
+      'start the runtime, or point --runtime-endpoint (or CONTAINER_RUNTIME_ENDPOINT) at its socket')];
+  }
+  const v = f.version;
+  return [ok('endpoint', title, `${f.target}: ${v.runtimeName} ${v.runtimeVersion}, CRI ${f.api ?? v.runtimeApiVersion}`)];
+}

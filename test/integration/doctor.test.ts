@@ -1,0 +1,104 @@
+// `isulats doctor` as a whole against real runtimes: the rig's peer (containerd 1.6, or the
+// daemon in the daemon run), an isulats daemon of its own (NRI through its admin service), and
+// the embedded engine (leftovers); and the same runtime with a broken CNI dir, which must
+// fail with exit code 1 and say so in the JSON CI reads.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCli } from '../rig/cli.js';
+import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
+import { rigEnv } from '../rig/rig-env.js';
+import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
+
+interface Report { ok: boolean; checks: Array<{ id: string; status: string; evidence: string; fix?: string }> }
+
+async function doctor(args: string[]): Promise<{ code: number; report: Report; stderr: string }> {
+  const r = await runCli(['--timeout', '20s', 'doctor', '-o', 'json', ...args], { timeoutMs: 90_000 });
+  return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+}
+
+const check = (rep: Report, id: string) => rep.checks.find((c) => c.id === id);
+
+describe('isulats doctor', () => {
+  let dir: string;
+  let daemon: IsulatsDaemon | undefined;
+
+  beforeAll(async () => {
+    dir = await makeTempDir('ist-doc-');
+    daemon = await startIsulatsDaemon({ podSandboxImage: rigEnv().ISULATS_TEST_PAUSE });
+  }, 120_000);
+
+  afterAll(async () => {
+    await daemon?.cleanup();
+    await removeTempDir(dir);
+  });
+
+  it("checks the rig's runtime: endpoint, conditions, its own CNI config found through the runtime", async () => {
+    const env = rigEnv();
+    const { report, stderr } = await doctor(['-r', env.ISULATS_TEST_CRI_ENDPOINT]);
+    expect(stderr).toBe('');
+    expect(check(report, 'endpoint')).toMatchObject({ status: 'ok', evidence: expect.stringMatching(env.ISULATS_TEST_CRI_PEER === 'containerd' ? /containerd v?1\.6.*CRI v1/ : /isulats/) });
+    expect(check(report, 'status.RuntimeReady')!.status).toBe('ok');
+    expect(check(report, 'status.NetworkReady')!.status).toBe('ok');
+    // The rig's conflist lives in a temp dir: only the runtime's own config (verbose Status / admin Info) points there.
+    const cni = report.checks.filter((c) => c.id.startsWith('cni.conf:'));
+    expect(cni).toHaveLength(1);
+    expect(cni[0]).toMatchObject({ status: 'ok', evidence: expect.stringMatching(/bridge.*subnet 10\.88\.\d+\.0\/24/) });
+    expect(check(report, 'disk.image')!.status).not.toBe('fail');
+    expect(check(report, 'tools.runc')!.status).toBe('ok');
+    expect(check(report, 'kernel.overlay')!.status).toBe('ok');
+    if (env.ISULATS_TEST_CRI_PEER === 'containerd') expect(check(report, 'nri')).toMatchObject({ status: 'warn', evidence: expect.stringMatching(/^skipped/) });
+  });
+
+  it('fails with exit code 1 on a broken CNI dir and a missing plugin binary, with a fix for each', async () => {
+    const conf = join(dir, 'net.d');
+    await mkdir(conf, { recursive: true });
+    await writeFile(join(conf, '10-broken.conflist'), '{"cniVersion":"1.0.0","name":"broken","plugins":[{"type":"bridge"},');
+    await writeFile(join(conf, '20-nobin.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 'nobin', plugins: [{ type: 'bridge', bridge: 'cni-doc9', ipam: { type: 'host-local', subnet: '10.251.9.0/24' } }, { type: 'no-such-cni-plugin' }] }));
+    const { code, report } = await doctor(['-r', rigEnv().ISULATS_TEST_CRI_ENDPOINT, '--cni-conf-dir', conf, '--cni-bin-dir', '/usr/lib/cni']);
+    expect(code).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(check(report, 'cni.conf:10-broken.conflist')).toMatchObject({ status: 'fail', evidence: expect.stringMatching(/not valid JSON/), fix: expect.any(String) });
+    expect(check(report, 'cni.conf:20-nobin.conflist')).toMatchObject({ status: 'fail', evidence: 'plugin binary no-such-cni-plugin not found in /usr/lib/cni' });
+  });
+
+  it("checks an isulats daemon through its admin service: its dirs, NRI, and the text checklist", async () => {
+    const r = await runCli(['--timeout', '20s', 'doctor', '-r', daemon!.endpoint], { timeoutMs: 90_000 });
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^✓ runtime endpoint: unix:\/\/\/tmp\/ist-d-\w+\/d\.sock: isulats /);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^[✓!] state file system: ${daemon!.state}`)));
+    expect(lines).toContainEqual(expect.stringMatching(/^✓ NRI|^✓ NRI socket/));
+    expect(lines).toContainEqual(expect.stringMatching(/^✓ CNI .*network \S+: bridge/));
+    for (const l of lines.filter((x) => x.startsWith('✗'))) expect(lines[lines.indexOf(l) + 1]).toMatch(/^ {4}fix: /);
+    expect(lines).toContainEqual('✓ stray mounts: none');
+    expect(lines.at(-2)).toMatch(/^\d+ checks: \d+ failed, \d+ to look at$/);
+    expect(r.code).toBe(lines.some((l) => l.startsWith('✗')) ? 1 : 0);
+  });
+
+  it("finds the embedded engine's leftovers: a mount under its root that no pod or container owns", async () => {
+    const root = join(dir, 'root');
+    const state = join(dir, 'state');
+    const stray = join(root, 'overlay', 'f00dfeed'.repeat(8), 'merged');
+    await mkdir(stray, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'ist-doctor-stray', stray]);
+    try {
+      const r = await runCli(['--root', root, '--state', state, '--timeout', '20s', 'doctor', '-o', 'json'], { timeoutMs: 90_000, env: { CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'none.sock') } });
+      const report = JSON.parse(r.stdout) as Report;
+      expect(check(report, 'endpoint')).toMatchObject({ status: 'ok', evidence: expect.stringMatching(/^embedded/) });
+      expect(check(report, 'leftovers.mounts')).toMatchObject({ status: 'warn', evidence: `1: ${stray}` });
+      expect(check(report, 'leftovers.netns')).toMatchObject({ status: 'ok' });
+      expect(check(report, 'leftovers.conmon')).toMatchObject({ status: 'ok' });
+      expect(check(report, 'disk.state')).toMatchObject({ evidence: expect.stringMatching(new RegExp(`^${state}: `)) });
+    } finally {
+      execFileSync('umount', [stray]);
+    }
+  });
+
+  it('rejects a bad flag value with one line', async () => {
+    const r = await runCli(['doctor', '-o', 'yaml']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
