@@ -133,7 +133,9 @@ export async function writeCritestMirrors(certsDir: string, registryHost: string
   for (const registry of CRITEST_REGISTRIES) {
     await mkdir(join(certsDir, registry), { recursive: true });
     await writeFile(join(certsDir, registry, 'hosts.toml'), [
-      `server = "https://${registry}"`,
+      // The default host is the rig's registry too: an image the mirror lacks (the digest-pinned
+      // spec's) then fails here instead of falling back to the internet.
+      `server = "http://${registryHost}"`,
       `[host."http://${registryHost}"]`,
       '  capabilities = ["pull", "resolve"]',
       '',
