@@ -19,7 +19,7 @@ terminal, a plain table is printed at each refresh.`,
   examples: ['isulats top', 'isulats top --sort mem --namespace kube-system -n 1 > usage.txt', 'isulats top 1f2e'],
   args: { container: Args.string({ required: false, description: 'Container ID or unique prefix: list its processes instead' }) },
   flags: {
-    interval: Flags.string({ summary: 'Time between refreshes: seconds, or a duration such as 500ms (default 2s)', default: '2s' }),
+    interval: Flags.string({ summary: 'Time between refreshes: seconds, or a duration such as 500ms', default: '2s' }),
     count: Flags.integer({ char: 'n', min: 1, summary: 'Stop after N refreshes' }),
     sort: Flags.option({ options: ['cpu', 'mem', 'name'] as const, default: 'cpu', summary: 'Sort pods and containers by' })(),
     namespace: Flags.string({ summary: 'Only pods of this namespace' }),

@@ -3,6 +3,7 @@ import { findDebugTarget } from '../../src/cli/debug/debug-target.js';
 import { createAndStartDebugContainer } from '../../src/cli/debug/create-with-fallback.js';
 import { debugContainerConfig } from '../../src/cli/debug/debug-container-config.js';
 import { sandboxConfigFromStatus } from '../../src/cli/debug/sandbox-config.js';
+import { sharesPidNamespace } from '../../src/cli/debug/check-target-pid.js';
 import { IsulatsError } from '../../src/runtime/errors.js';
 import type * as cri from '../../src/api/cri.js';
 
@@ -125,5 +126,28 @@ describe('sandboxConfigFromStatus', () => {
     const c = sandboxConfigFromStatus({ status, info: {} });
     expect(c.metadata?.name).toBe('web');
     expect(c.logDirectory).toBe('');
+  });
+});
+
+describe('sharesPidNamespace', () => {
+  const backend = (pids: Record<string, number | undefined>) => ({
+    containerStatus: async (req: cri.ContainerStatusRequestIn) => {
+      const pid = pids[req.containerId!];
+      return { status: null, info: pid === undefined ? {} : { info: JSON.stringify({ pid }) } } as unknown as cri.ContainerStatusResponse;
+    },
+  });
+  const links: Record<string, string> = { '/proc/10/ns/pid': 'pid:[1]', '/proc/20/ns/pid': 'pid:[1]', '/proc/30/ns/pid': 'pid:[2]' };
+  const readLink = async (p: string) => {
+    if (!links[p]) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+    return links[p]!;
+  };
+
+  it.each([
+    ['the same namespace', { dbg: 10, tgt: 20 }, true],
+    ['another namespace (TARGET quietly ignored)', { dbg: 30, tgt: 20 }, false],
+    ['no pid in the verbose info', { dbg: undefined, tgt: 20 }, undefined],
+    ['a pid not visible here', { dbg: 40, tgt: 20 }, undefined],
+  ])('tells %s', async (_what, pids, want) => {
+    expect(await sharesPidNamespace(backend(pids), 'dbg', 'tgt', readLink)).toBe(want);
   });
 });

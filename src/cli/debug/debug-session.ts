@@ -11,6 +11,7 @@ import { DEFAULT_DEBUG_IMAGE, debugContainerConfig } from './debug-container-con
 import { createAndStartDebugContainer } from './create-with-fallback.js';
 import { attachStdinOnly } from './attach-stdin.js';
 import { sandboxConfigFromStatus } from './sandbox-config.js';
+import { sharesPidNamespace } from './check-target-pid.js';
 
 export interface DebugRequest {
   target: string;
@@ -40,6 +41,9 @@ export async function runDebug(ctx: CommandContext, req: DebugRequest): Promise<
   const sandboxConfig = sandboxConfigFromStatus(await backend.podSandboxStatus({ podSandboxId: target.podId, verbose: true }));
   const started = await createAndStartDebugContainer(backend, target.podId, sandboxConfig, config, (line) => ctx.stderr.write(`${line}\n`));
   const { containerId } = started;
+  if (started.sharesTargetPid && pidTarget && (await sharesPidNamespace(backend, containerId, pidTarget)) === false) {
+    ctx.stderr.write("warning: the runtime accepted NamespaceMode TARGET but started the debug container outside the target's PID namespace: the target's processes may not be visible\n");
+  }
   ctx.debug(`debug container ${containerId} in pod ${target.podId} (PID namespace: ${started.sharesTargetPid ? `of ${pidTarget}` : 'the pod'})`);
   // With a TTY, Ctrl-C is a byte for the container's shell; without, it ends the session here.
   const interrupted = tty ? undefined : interruptSignal();
