@@ -13,6 +13,7 @@ import { rigEnv } from '../rig/rig-env.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { startTmux } from '../rig/tmux.js';
+import { waitFor } from '../rig/wait.js';
 
 interface Peer {
   name: string;
@@ -161,6 +162,18 @@ describe.each(peers.filter((p) => containerdRun || p.name !== 'containerd'))('de
       await term.close();
     }
     expect(await debugContainers()).toBe('');
+  });
+
+  it('removes the debug container when its terminal goes away', async () => {
+    const cmd = `cd ${REPO_ROOT} && exec node bin/isulats -r ${endpoint} --timeout 30s debug ${target} --image ${busybox}`;
+    const term = await startTmux(cmd, { width: 100, height: 30 });
+    try {
+      await term.waitForScreen(/If you don't see a command prompt/);
+      await waitFor(async () => (await debugContainers()) !== '', { timeoutMs: 10_000, what: 'the debug container' });
+    } finally {
+      await term.close(); // the terminal closes: SIGHUP
+    }
+    await waitFor(async () => (await debugContainers()) === '', { timeoutMs: 30_000, what: 'the debug container to be removed' });
   });
 
   it('refuses a target that is not running, in one line', async () => {

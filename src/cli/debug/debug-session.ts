@@ -47,10 +47,12 @@ export async function runDebug(ctx: CommandContext, req: DebugRequest): Promise<
   ctx.debug(`debug container ${containerId} in pod ${target.podId} (PID namespace: ${started.sharesTargetPid ? `of ${pidTarget}` : 'the pod'})`);
   // With a TTY, Ctrl-C is a byte for the container's shell; without, it ends the session here.
   const interrupted = tty ? undefined : interruptSignal();
+  const stopOnTermination = removeOnTermination(req.keep ? async () => undefined : () => removeDebugContainer(backend, containerId));
   try {
     if (!interrupted) return await interactiveSession(ctx, backend, containerId);
     return await Promise.race([plainSession(ctx, backend, containerId, interrupted.signal), interrupted.done]);
   } finally {
+    stopOnTermination();
     interrupted?.dispose();
     if (req.keep) ctx.stderr.write(`debug container kept: ${containerId}\n`);
     else await removeDebugContainer(backend, containerId);
@@ -121,6 +123,33 @@ async function exitCodeOf(backend: CriBackend, containerId: string): Promise<num
 async function removeDebugContainer(backend: CriBackend, containerId: string): Promise<void> {
   await backend.stopContainer({ containerId, timeout: '0' }).catch(() => undefined);
   await backend.removeContainer({ containerId });
+}
+
+/**
+ * A closed terminal (SIGHUP) or SIGTERM would end us before `finally` runs:
+ * remove the container first, then exit as the signal would have. A plain
+ * `on` handler, so that the terminal code re-raising the signal after
+ * restoring the mode lands here again instead of killing us mid-removal.
+ */
+function removeOnTermination(remove: () => Promise<void>): () => void {
+  let removing = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (removing) return;
+    removing = true;
+    remove()
+      .catch(() => undefined)
+      .finally(() => process.exit(128 + (sig === 'SIGHUP' ? 1 : 15)));
+  };
+  // Writes to a terminal that is gone fail: that is no reason to die before the removal.
+  const onOutputError = () => undefined;
+  process.on('SIGHUP', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.stdout.on('error', onOutputError);
+  return () => {
+    process.off('SIGHUP', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.stdout.off('error', onOutputError);
+  };
 }
 
 /** Ctrl-C without a TTY ends the session with 130, after the container is removed. */
