@@ -35,6 +35,7 @@ export const COMMANDS: Record<string, Loader> = {
   events: () => import('../commands/events.js'),
   config: () => import('../commands/config.js'),
   completion: () => import('../commands/completion.js'),
+  debug: () => import('../commands/debug.js'),
   // isula's verbs (embedded engine; the daemon's admin service where it has them)
   run: () => import('../commands/run.js'),
   kill: () => import('../commands/kill.js'),

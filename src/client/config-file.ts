@@ -15,6 +15,8 @@ export interface ClientConfig {
   debug?: boolean;
   'pull-image-on-create'?: boolean;
   'disable-pull-on-run'?: boolean;
+  /** The image `debug` starts when --image is not given. */
+  'debug-image'?: string;
 }
 
 export const CONFIG_KEYS: Record<keyof ClientConfig, 'string' | 'number' | 'boolean'> = {
@@ -24,6 +26,7 @@ export const CONFIG_KEYS: Record<keyof ClientConfig, 'string' | 'number' | 'bool
   debug: 'boolean',
   'pull-image-on-create': 'boolean',
   'disable-pull-on-run': 'boolean',
+  'debug-image': 'string',
 };
 
 export function configPath(flag?: string): { path: string; explicit: boolean } {

@@ -13,7 +13,8 @@ OPTIONS:
    timeout:               Timeout of connecting to server, in seconds (default: 2)
    debug:                 Enable debug output (default: false)
    pull-image-on-create:  Enable pulling image on create requests (default: false)
-   disable-pull-on-run:   Disable pulling image on run requests (default: false)`,
+   disable-pull-on-run:   Disable pulling image on run requests (default: false)
+   debug-image:           Image of the container \`debug\` starts (default: docker.io/library/busybox:latest)`,
   usage: 'config [get KEY | set KEY VALUE | --get KEY | --set KEY=VALUE[,KEY=VALUE] | --list | KEY VALUE]',
   examples: ['isulats config --set debug=true', 'isulats config get runtime-endpoint', 'isulats config set timeout 5'],
   strict: false,

@@ -116,8 +116,8 @@ async function runImage(ctx: CommandContext, image: string, command: string[]): 
   return code;
 }
 
-/** Without -i: print the container's output as it comes (its log file) and return its exit code. */
-async function followUntilExit(ctx: CommandContext, backend: CriBackend, containerId: string): Promise<number> {
+/** Without -i: print the container's output as it comes (its log file) and return its exit code (also used by `debug`). */
+export async function followUntilExit(ctx: CommandContext, backend: CriBackend, containerId: string): Promise<number> {
   const { readLogs } = await import('../cli/log-reader.js');
   const status = async () => (await backend.containerStatus({ containerId })).status;
   const logPath = (await status())?.logPath;
