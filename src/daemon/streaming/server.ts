@@ -32,6 +32,8 @@ export interface StreamingServerOptions {
   tokenTtlMs?: number;
   maxInFlight?: number;
   streamCreationTimeoutMs?: number;
+  /** How long a finished session's socket waits for the client to close it (default 30 s). */
+  lingerMs?: number;
   log?: Logger;
 }
 
@@ -132,7 +134,10 @@ export class StreamingServer {
     }
     this.opts.log?.debug('streaming session', { kind, transport: isWebSocket(req) ? 'websocket' : 'spdy' });
     const sessionDone = (p: Promise<void>): void => {
-      p.catch((err: unknown) => this.opts.log?.warn('streaming session failed', { kind, error: err })).finally(() => socket.destroy());
+      p.then(() => releaseSocket(socket, this.opts.lingerMs ?? SOCKET_LINGER_MS), (err: unknown) => {
+        this.opts.log?.warn('streaming session failed', { kind, error: err });
+        socket.destroy();
+      });
     };
     if (isWebSocket(req)) {
       this.wss.handleUpgrade(req, socket, head, (ws) => sessionDone(this.serveWebSocket(ws, request, url)));
@@ -171,6 +176,30 @@ export class StreamingServer {
     }
     await serveCommandWebSocket(ws, proto, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request as CommandRequest, io));
   }
+}
+
+/** A finished session's socket waits this long, after our last byte went out, for the client to close it. */
+export const SOCKET_LINGER_MS = 30_000;
+
+/**
+ * Ends a finished session's socket without dropping what is still queued for a client that reads
+ * slowly: destroying it at once would discard the output not yet written (and a close with
+ * unread input would reset the connection). The client closes once it has read everything; one
+ * that does not is dropped `lingerMs` after the last byte went out.
+ */
+function releaseSocket(socket: Duplex, lingerMs: number): void {
+  if (socket.destroyed) return;
+  let timer: NodeJS.Timeout | undefined;
+  const linger = (): void => {
+    timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+  };
+  socket.once('close', () => clearTimeout(timer));
+  if (socket.writableFinished) linger();
+  else socket.once('finish', linger);
+  // Keep reading so the client's last frames (and its FIN) are taken, not left to reset the connection.
+  socket.resume();
+  if (!socket.writableEnded) socket.end();
 }
 
 function isWebSocket(req: http.IncomingMessage): boolean {

@@ -16,6 +16,7 @@ import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
 import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
+import { forwardOutput } from '../exec/forward-output.js';
 
 export interface RuncConmonOptions {
   runner: ProcessRunner;
@@ -195,8 +196,8 @@ export class RuncConmonRuntime implements OciRuntime {
         child.stdin.on('error', () => undefined);
         io.stdin.pipe(child.stdin);
       }
-      child.stdout?.on('data', (b: Buffer) => io.stdout?.write(b));
-      child.stderr?.on('data', (b: Buffer) => (io.stderr ?? io.stdout)?.write(b));
+      if (child.stdout) forwardOutput(child.stdout, io.stdout);
+      if (child.stderr) forwardOutput(child.stderr, io.stderr ?? io.stdout);
       return await new Promise<number>((resolve, reject) => {
         child.once('error', reject);
         child.once('close', (code, signal) => {
