@@ -54,6 +54,7 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
   private pingTimer: NodeJS.Timeout | undefined;
   private inChain: Promise<void> = Promise.resolve();
   private outChain: Promise<void> = Promise.resolve();
+  private corked = false;
   peerFlowControl = false;
 
   constructor(readonly socket: Duplex, opts: SpdyConnectionOptions) {
@@ -320,9 +321,21 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
       if (this.closed || this.socket.destroyed || this.socket.writableEnded) return;
       const frame = await build();
       if (this.closed || this.socket.destroyed || this.socket.writableEnded) return;
+      this.corkUntilNextTick();
       if (!this.socket.write(encodeFrame(frame))) await drained(this.socket);
     }).catch((err: unknown) => this.fail(err));
     return this.outChain;
+  }
+
+  /** Frames queued in one turn of the event loop go out in one write (one syscall, not one per frame). */
+  private corkUntilNextTick(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.socket.uncork();
+    });
   }
 
   private startKeepalive(intervalMs: number): void {
