@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import { runCommand, type CommandRequest } from './command-session.js';
 import { servePortForwardSpdy, servePortForwardWebSocket } from './port-forward.js';
 import { serveCommandSpdy, STREAM_CREATION_TIMEOUT_MS } from './spdy-command.js';
+import { StartGate } from './start-gate.js';
 import { TokenCache, DEFAULT_TOKEN_TTL_MS, DEFAULT_MAX_IN_FLIGHT } from './token-cache.js';
 import { streamOptions, type StreamingRuntime, type StreamKind, type StreamRequest } from './types.js';
 import { serveCommandWebSocket } from './ws-command.js';
@@ -32,6 +33,8 @@ export interface StreamingServerOptions {
   tokenTtlMs?: number;
   maxInFlight?: number;
   streamCreationTimeoutMs?: number;
+  /** Sessions starting at once (default 8; see start-gate.ts). */
+  maxStarting?: number;
   /** How long a finished session's socket waits for the client to close it (default 30 s). */
   lingerMs?: number;
   log?: Logger;
@@ -45,9 +48,11 @@ export class StreamingServer {
   private readonly http: http.Server;
   private readonly wss: WebSocketServer;
   private readonly sockets = new Set<Duplex>();
+  private readonly gate: StartGate;
   private baseUrl = '';
 
   private constructor(private readonly opts: StreamingServerOptions) {
+    this.gate = new StartGate(opts.maxStarting ?? MAX_STARTING, START_WINDOW_MS);
     this.cache = new TokenCache(opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     this.wss = new WebSocketServer({
       noServer: true,
@@ -60,7 +65,14 @@ export class StreamingServer {
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('streaming URLs need an upgrade to SPDY/3.1 or WebSocket\n');
     });
-    this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => this.onUpgrade(req, socket, head));
+    this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+      socket.on('error', () => {});
+      void this.gate.enter().then((release) => {
+        socket.once('close', release);
+        if (socket.destroyed) release();
+        else this.onUpgrade(req, socket, head);
+      });
+    });
     this.http.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -119,7 +131,6 @@ export class StreamingServer {
   }
 
   private onUpgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
-    socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://streaming');
     const match = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
     if (!match) {
@@ -177,6 +188,10 @@ export class StreamingServer {
     await serveCommandWebSocket(ws, proto, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request as CommandRequest, io));
   }
 }
+
+/** Sessions starting at once, and how long one counts as starting (unless it ended before). */
+const MAX_STARTING = 8;
+const START_WINDOW_MS = 250;
 
 /** A finished session's socket waits this long, after our last byte went out, for the client to close it. */
 export const SOCKET_LINGER_MS = 30_000;
