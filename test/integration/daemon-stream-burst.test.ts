@@ -9,7 +9,7 @@ import { goToolPath, runGoCriClient } from '../rig/go-tools.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
 
-const SESSIONS = 100;
+const SESSIONS = 150;
 const DEADLINE = '2s';
 
 interface BurstResult {

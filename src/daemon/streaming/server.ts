@@ -33,7 +33,7 @@ export interface StreamingServerOptions {
   tokenTtlMs?: number;
   maxInFlight?: number;
   streamCreationTimeoutMs?: number;
-  /** Sessions starting at once (default 8; see start-gate.ts). */
+  /** Sessions starting at once (default 2; see start-gate.ts). */
   maxStarting?: number;
   /** How long a finished session's socket waits for the client to close it (default 30 s). */
   lingerMs?: number;
@@ -65,14 +65,7 @@ export class StreamingServer {
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('streaming URLs need an upgrade to SPDY/3.1 or WebSocket\n');
     });
-    this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
-      socket.on('error', () => {});
-      void this.gate.enter().then((release) => {
-        socket.once('close', release);
-        if (socket.destroyed) release();
-        else this.onUpgrade(req, socket, head);
-      });
-    });
+    this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => this.onUpgrade(req, socket, head));
     this.http.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -131,6 +124,7 @@ export class StreamingServer {
   }
 
   private onUpgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
+    socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://streaming');
     const match = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
     if (!match) {
@@ -143,6 +137,16 @@ export class StreamingServer {
       refuse(socket, 404, `token not found or expired: the ${kind} URL can be used once, within ${Math.round((this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS) / 1000)}s`);
       return;
     }
+    // The token is taken at once (its lifetime ends when the client comes); the session then waits its turn to start.
+    void this.gate.enter().then((release) => {
+      socket.once('close', release);
+      if (socket.destroyed) release();
+      else this.serve(req, socket, head, request, url);
+    });
+  }
+
+  private serve(req: http.IncomingMessage, socket: Socket, head: Buffer, request: StreamRequest, url: URL): void {
+    const { kind } = request;
     this.opts.log?.debug('streaming session', { kind, transport: isWebSocket(req) ? 'websocket' : 'spdy' });
     const sessionDone = (p: Promise<void>): void => {
       p.then(() => releaseSocket(socket, this.opts.lingerMs ?? SOCKET_LINGER_MS), (err: unknown) => {
@@ -190,8 +194,8 @@ export class StreamingServer {
 }
 
 /** Sessions starting at once, and how long one counts as starting (unless it ended before). */
-const MAX_STARTING = 8;
-const START_WINDOW_MS = 250;
+const MAX_STARTING = 2;
+const START_WINDOW_MS = 1_000;
 
 /** A finished session's socket waits this long, after our last byte went out, for the client to close it. */
 export const SOCKET_LINGER_MS = 30_000;
