@@ -712,6 +712,7 @@ struct detached_msg {
   int kind;         // 0: spawned (or failed to), 1: exited
   int spawn_errno;  // kind 0: set when the child could not be started
   int pid, sync_fd; // kind 0: sync_fd -1 without a sync pipe
+  int stdio_fd[3];  // kind 0 with pipes: our ends of the child's stdin, stdout, stderr (else -1)
   int exit_code;    // kind 1: -1 when killed by a signal
   int term_signal;  // kind 1: 0 when it exited
 };
@@ -720,6 +721,7 @@ struct detached_job {
   char *file, *cwd;
   char **argv, **envp;
   int with_sync;
+  int with_pipes;  // stdin/stdout/stderr on pipes (our ends reported), in our session; else /dev/null, setsid
   napi_threadsafe_function tsfn;
   struct detached_msg *spawned, *exited;  // allocated up front: the thread never fails to report
 };
@@ -734,10 +736,15 @@ static void free_detached_job(struct detached_job *job) {
   free(job);
 }
 
-// Queues a message; when JavaScript can no longer receive it, the fd it carries is closed here.
+static void close_msg_fds(struct detached_msg *msg) {
+  close_fd(&msg->sync_fd);
+  for (int i = 0; i < 3; i++) close_fd(&msg->stdio_fd[i]);
+}
+
+// Queues a message; when JavaScript can no longer receive it, the fds it carries are closed here.
 static void detached_send(napi_threadsafe_function tsfn, struct detached_msg *msg) {
   if (napi_call_threadsafe_function(tsfn, msg, napi_tsfn_blocking) != napi_ok) {
-    if (msg->sync_fd >= 0) close(msg->sync_fd);
+    close_msg_fds(msg);
     free(msg);
   }
 }
@@ -748,8 +755,13 @@ static void *detached_thread(void *arg) {
   struct detached_msg *spawned = job->spawned, *exited = job->exited;
   job->spawned = job->exited = NULL;  // from here on, owned by the messages sent (or freed below)
   int sync[2] = {-1, -1};
+  int io[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // the child's stdin, stdout, stderr
   pid_t pid = -1;
   int rc = 0;
+  // O_CLOEXEC as for the sync pipe; dup2 onto 0/1/2 in the child clears it there.
+  if (job->with_pipes)
+    for (int i = 0; i < 3 && rc == 0; i++)
+      if (pipe2(io[i], O_CLOEXEC) < 0) rc = errno;
   // O_CLOEXEC: no other child (ours or libuv's) may inherit the pipe; dup2 onto fd 3 in the child
   // clears the flag there. The write end is moved above 3 first, for dup2(3, 3) would keep it.
   if (job->with_sync) {
@@ -765,20 +777,32 @@ static void *detached_thread(void *arg) {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (job->with_pipes) {
+      posix_spawn_file_actions_adddup2(&fa, io[0][0], 0);
+      posix_spawn_file_actions_adddup2(&fa, io[1][1], 1);
+      posix_spawn_file_actions_adddup2(&fa, io[2][1], 2);
+    } else {
+      posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+      posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+      posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    }
     if (sync[1] >= 0) posix_spawn_file_actions_adddup2(&fa, sync[1], 3);
     if (job->cwd) posix_spawn_file_actions_addchdir_np(&fa, job->cwd);
-    spawn_attr_init(&attr, POSIX_SPAWN_SETSID);
+    spawn_attr_init(&attr, job->with_pipes ? 0 : POSIX_SPAWN_SETSID);
     struct spawn_target target = {job->file, job->cwd, job->argv, job->envp};
     rc = spawn_resolved(&pid, &target, &fa, &attr);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
   }
   close_fd(&sync[1]);
+  close_fd(&io[0][0]);
+  close_fd(&io[1][1]);
+  close_fd(&io[2][1]);
   if (rc != 0) {
     close_fd(&sync[0]);
+    close_fd(&io[0][1]);
+    close_fd(&io[1][0]);
+    close_fd(&io[2][0]);
     spawned->spawn_errno = rc;
     detached_send(tsfn, spawned);
     free(exited);
@@ -786,6 +810,9 @@ static void *detached_thread(void *arg) {
   }
   spawned->pid = pid;
   spawned->sync_fd = sync[0];
+  spawned->stdio_fd[0] = io[0][1];
+  spawned->stdio_fd[1] = io[1][0];
+  spawned->stdio_fd[2] = io[2][0];
   detached_send(tsfn, spawned);
   int status = 0;
   pid_t w;
@@ -803,26 +830,28 @@ out:
   return NULL;
 }
 
-// On the JS thread: callback(0, errno, pid, syncFd) once, then, if it started, callback(1, exitCode, signal).
+// On the JS thread: callback(0, errno, pid, syncFd, stdinFd, stdoutFd, stderrFd) once, then, if it
+// started, callback(1, exitCode, signal).
 static void detached_deliver(napi_env env, napi_value callback, void *context, void *data) {
   struct detached_msg *msg = data;
   (void)context;
   if (env && callback) {
-    napi_value argv[4], undefined;
+    napi_value argv[7], undefined;
+    napi_get_undefined(env, &undefined);
     napi_create_int32(env, msg->kind, &argv[0]);
+    for (int i = 3; i < 7; i++) argv[i] = undefined;
     if (msg->kind == 0) {
       napi_create_int32(env, msg->spawn_errno, &argv[1]);
       napi_create_int32(env, msg->pid, &argv[2]);
       napi_create_int32(env, msg->sync_fd, &argv[3]);
+      for (int i = 0; i < 3; i++) napi_create_int32(env, msg->stdio_fd[i], &argv[4 + i]);
     } else {
       napi_create_int32(env, msg->exit_code, &argv[1]);
       napi_create_int32(env, msg->term_signal, &argv[2]);
-      napi_get_undefined(env, &argv[3]);
     }
-    napi_get_undefined(env, &undefined);
-    napi_call_function(env, undefined, callback, 4, argv, NULL);
-  } else if (msg->sync_fd >= 0) {
-    close(msg->sync_fd);
+    napi_call_function(env, undefined, callback, 7, argv, NULL);
+  } else {
+    close_msg_fds(msg);
   }
   free(msg);
 }
@@ -843,34 +872,32 @@ static int start_thread(void *(*fn)(void *), void *arg, size_t stack) {
   return rc;
 }
 
-// spawnDetached(file, argv, env, cwd|null, withSyncPipe, callback): starts the thread and
-// returns; throws only when the arguments are bad or no thread can be made.
-static napi_value js_spawn_detached(napi_env env, napi_callback_info info) {
-  napi_value argv[MAX_ARGS];
-  if (!get_args(env, info, 6, argv)) return throw_errno(env, "spawnDetached", NULL, EINVAL);
+// Starts the thread of a detached or piped spawn; throws only when the arguments are bad or no
+// thread can be made. argv: file, argv, env, cwd|null, then the callback at `cb`.
+static napi_value start_spawn(napi_env env, napi_value *argv, napi_value callback, bool with_sync, bool with_pipes, const char *what) {
   struct detached_job *job = calloc(1, sizeof *job);
-  if (!job) return throw_errno(env, "spawnDetached", NULL, ENOMEM);
+  if (!job) return throw_errno(env, what, NULL, ENOMEM);
   job->spawned = calloc(1, sizeof *job->spawned);
   job->exited = calloc(1, sizeof *job->exited);
   if (!job->spawned || !job->exited) {
     free_detached_job(job);
-    return throw_errno(env, "spawnDetached", NULL, ENOMEM);
+    return throw_errno(env, what, NULL, ENOMEM);
   }
-  *job->spawned = (struct detached_msg){.kind = 0, .sync_fd = -1};
-  *job->exited = (struct detached_msg){.kind = 1, .sync_fd = -1};
+  *job->spawned = (struct detached_msg){.kind = 0, .sync_fd = -1, .stdio_fd = {-1, -1, -1}};
+  *job->exited = (struct detached_msg){.kind = 1, .sync_fd = -1, .stdio_fd = {-1, -1, -1}};
   int ok_file, ok_cwd;
-  bool with_sync = false;
   job->file = get_string(env, argv[0], &ok_file);
   job->argv = get_string_array(env, argv[1]);
   job->envp = get_string_array(env, argv[2]);
   job->cwd = get_string(env, argv[3], &ok_cwd);
-  int bad = !job->file || !job->argv || !job->envp || !ok_cwd || napi_get_value_bool(env, argv[4], &with_sync) != napi_ok;
+  int bad = !job->file || !job->argv || !job->envp || !ok_cwd;
   job->with_sync = with_sync;
+  job->with_pipes = with_pipes;
   napi_value name;
-  napi_create_string_utf8(env, "isulats.spawnDetached", NAPI_AUTO_LENGTH, &name);
-  if (bad || napi_create_threadsafe_function(env, argv[5], NULL, name, 0, 1, NULL, NULL, NULL, detached_deliver, &job->tsfn) != napi_ok) {
+  napi_create_string_utf8(env, what, NAPI_AUTO_LENGTH, &name);
+  if (bad || napi_create_threadsafe_function(env, callback, NULL, name, 0, 1, NULL, NULL, NULL, detached_deliver, &job->tsfn) != napi_ok) {
     free_detached_job(job);
-    return throw_errno(env, "spawnDetached", NULL, EINVAL);
+    return throw_errno(env, what, NULL, EINVAL);
   }
   napi_threadsafe_function tsfn = job->tsfn;
   int rc = start_thread(detached_thread, job, 128 * 1024);
@@ -880,6 +907,23 @@ static napi_value js_spawn_detached(napi_env env, napi_callback_info info) {
     return throw_errno(env, "pthread_create", NULL, rc);
   }
   return NULL;
+}
+
+// spawnDetached(file, argv, env, cwd|null, withSyncPipe, callback): stdio on /dev/null, a session of its own.
+static napi_value js_spawn_detached(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  bool with_sync = false;
+  if (!get_args(env, info, 6, argv) || napi_get_value_bool(env, argv[4], &with_sync) != napi_ok)
+    return throw_errno(env, "spawnDetached", NULL, EINVAL);
+  return start_spawn(env, argv, argv[5], with_sync, false, "isulats.spawnDetached");
+}
+
+// spawnPiped(file, argv, env, cwd|null, callback): stdin, stdout and stderr on pipes whose other
+// ends are reported (the exec sessions' runc exec), in our session like child_process.spawn's.
+static napi_value js_spawn_piped(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  if (!get_args(env, info, 5, argv)) return throw_errno(env, "spawnPiped", NULL, EINVAL);
+  return start_spawn(env, argv, argv[4], false, true, "isulats.spawnPiped");
 }
 
 static napi_value init(napi_env env, napi_value exports) {
@@ -896,6 +940,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"execve", NULL, js_execve, NULL, NULL, NULL, napi_enumerable, NULL},
       {"runProcess", NULL, js_run_process, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnDetached", NULL, js_spawn_detached, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"spawnPiped", NULL, js_spawn_piped, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

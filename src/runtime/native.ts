@@ -30,15 +30,12 @@ interface NativeBinding {
     callback: (errno: number, exitCode: number, signal: number, stdout: Buffer, stderr: Buffer, timedOut: boolean, truncated: boolean) => void,
   ): void;
   /** callback(0, errno, pid, syncFd) once, then (when started) callback(1, exitCode, signal). */
-  spawnDetached?(
-    file: string,
-    argv: string[],
-    env: string[],
-    cwd: string | null,
-    withSyncPipe: boolean,
-    callback: (kind: number, a: number, b: number, c: number) => void,
-  ): void;
+  spawnDetached?(file: string, argv: string[], env: string[], cwd: string | null, withSyncPipe: boolean, callback: SpawnCallback): void;
+  /** callback(0, errno, pid, -1, stdinFd, stdoutFd, stderrFd) once, then (when started) callback(1, exitCode, signal). */
+  spawnPiped?(file: string, argv: string[], env: string[], cwd: string | null, callback: SpawnCallback): void;
 }
+
+type SpawnCallback = (kind: number, a: number, b: number, c: number, d?: number, e?: number, f?: number) => void;
 
 /** How a process started by `spawnDetached` ended. */
 export interface NativeExit {
@@ -55,6 +52,8 @@ export interface NativeDetached {
   pid: number;
   /** The read end of the sync pipe (the child's fd 3), -1 without one; the caller owns it. */
   syncFd: number;
+  /** With pipes: our ends of the child's stdin, stdout and stderr (the caller owns them); else -1. */
+  stdioFds: [number, number, number];
   /** Settles when the direct child exits (never, when it could not be started). */
   exited: Promise<NativeExit>;
 }
@@ -222,12 +221,36 @@ export function hasSpawnDetached(): boolean {
 export function spawnDetached(file: string, argv: string[], env: string[], cwd: string | null, withSyncPipe: boolean): Promise<NativeDetached> {
   const spawn = load().spawnDetached;
   if (!spawn) return Promise.reject(internal('isulats native addon has no spawnDetached: rebuild it with `node scripts/build-native.mjs`'));
+  return started((callback) => spawn(file, argv, env, cwd, withSyncPipe, callback));
+}
+
+/** Whether spawnPiped can be used: the addon is built and new enough to have it. */
+export function hasSpawnPiped(): boolean {
+  try {
+    return typeof load().spawnPiped === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Like spawnDetached, but in our session and with stdin, stdout and stderr on pipes: `stdioFds`
+ * are our ends (the caller owns them). For processes that stream (exec sessions' runc exec)
+ * without a fork of this process on the event loop.
+ */
+export function spawnPiped(file: string, argv: string[], env: string[], cwd: string | null): Promise<NativeDetached> {
+  const spawn = load().spawnPiped;
+  if (!spawn) return Promise.reject(internal('isulats native addon has no spawnPiped: rebuild it with `node scripts/build-native.mjs`'));
+  return started((callback) => spawn(file, argv, env, cwd, callback));
+}
+
+function started(start: (callback: SpawnCallback) => void): Promise<NativeDetached> {
   return new Promise((resolve, reject) => {
     let onExit: (e: NativeExit) => void = () => undefined;
     const exited = new Promise<NativeExit>((r) => (onExit = r));
     try {
-      spawn(file, argv, env, cwd, withSyncPipe, (kind, a, b, c) => {
-        if (kind === 0) resolve({ errno: a, pid: b, syncFd: c, exited });
+      start((kind, a, b, c, d = -1, e = -1, f = -1) => {
+        if (kind === 0) resolve({ errno: a, pid: b, syncFd: c, stdioFds: [d, e, f], exited });
         else onExit({ exitCode: a, signal: b });
       });
     } catch (e) {

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,6 +64,13 @@ func printJSON(v any) {
 }
 
 func connect() (runtimeapi.RuntimeServiceClient, runtimeapi.ImageServiceClient) {
+	conn, err := dial()
+	check(err, "connect "+*endpoint)
+	return runtimeapi.NewRuntimeServiceClient(conn), runtimeapi.NewImageServiceClient(conn)
+}
+
+// dial opens one connection as crictl and kubelet do, bounded by -timeout.
+func dial() (*grpc.ClientConn, error) {
 	path := strings.TrimPrefix(*endpoint, "unix://")
 	if path == *endpoint {
 		fail("endpoint must be unix://PATH, not %q", *endpoint)
@@ -84,9 +93,7 @@ func connect() (runtimeapi.RuntimeServiceClient, runtimeapi.ImageServiceClient) 
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	//nolint:staticcheck // DialContext + WithBlock is what crictl and kubelet's remote client call.
-	conn, err := grpc.DialContext(ctx, target, append(opts, grpc.WithBlock())...)
-	check(err, "connect "+*endpoint)
-	return runtimeapi.NewRuntimeServiceClient(conn), runtimeapi.NewImageServiceClient(conn)
+	return grpc.DialContext(ctx, target, append(opts, grpc.WithBlock())...)
 }
 
 func rpcCtx() (context.Context, context.CancelFunc) {
@@ -278,9 +285,112 @@ func portForward(raw string, port int, payload string, conns int) {
 	printJSON(map[string]any{"localPort": ports[0].Local, "replies": replies})
 }
 
+// execBurst runs n exec sessions at once, each as one crictl process would (its own connection,
+// the Exec RPC under -timeout, then the stream over SPDY): stdin of `size` bytes into argv,
+// whose stdout must be `expect`. Meanwhile ListPodSandbox runs every 100 ms on a connection of
+// its own under the same deadline. Prints counts, sorted latencies and error classes as JSON.
+func execBurst(id string, n, size int, expect string, argv []string) {
+	unaryConn, err := dial()
+	check(err, "connect "+*endpoint)
+	unary := runtimeapi.NewRuntimeServiceClient(unaryConn)
+	payload := bytes.Repeat([]byte("x"), size)
+	type outcome struct {
+		ms  float64
+		err string
+	}
+	results := make([]outcome, n)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	unaryDone := make(chan struct{})
+	var unaryCalls, unaryFailed int
+	var unaryMax float64
+	go func() {
+		defer close(unaryDone)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			t0 := time.Now()
+			ctx, cancel := rpcCtx()
+			_, err := unary.ListPodSandbox(ctx, &runtimeapi.ListPodSandboxRequest{})
+			cancel()
+			ms := float64(time.Since(t0).Microseconds()) / 1000
+			unaryCalls++
+			if err != nil {
+				unaryFailed++
+			}
+			if ms > unaryMax {
+				unaryMax = ms
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			t0 := time.Now()
+			err := execOnce(id, argv, payload, expect)
+			results[i] = outcome{float64(time.Since(t0).Microseconds()) / 1000, ""}
+			if err != nil {
+				results[i].err = err.Error()
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(stop)
+	<-unaryDone
+	errs := map[string]int{}
+	latencies := []float64{}
+	for _, r := range results {
+		if r.err != "" {
+			errs[r.err]++
+		} else {
+			latencies = append(latencies, r.ms)
+		}
+	}
+	sort.Float64s(latencies)
+	printJSON(map[string]any{"ok": len(latencies), "failed": n - len(latencies), "errors": errs, "latenciesMs": latencies,
+		"unary": map[string]any{"calls": unaryCalls, "failed": unaryFailed, "maxMs": unaryMax}})
+}
+
+// execOnce is one session of execBurst; errors are classed by the step that failed.
+func execOnce(id string, argv []string, stdin []byte, expect string) error {
+	conn, err := dial()
+	if err != nil {
+		return fmt.Errorf("connect: %v", err)
+	}
+	defer conn.Close()
+	ctx, cancel := rpcCtx()
+	defer cancel()
+	res, err := runtimeapi.NewRuntimeServiceClient(conn).Exec(ctx, &runtimeapi.ExecRequest{ContainerId: id, Cmd: argv, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		return fmt.Errorf("Exec: %v", err)
+	}
+	u, err := url.Parse(res.Url)
+	if err != nil {
+		return fmt.Errorf("stream URL: %v", err)
+	}
+	exe, err := remotecommand.NewSPDYExecutor(&restclient.Config{}, "POST", u)
+	if err != nil {
+		return fmt.Errorf("executor: %v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	sctx, scancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer scancel()
+	if err := exe.StreamWithContext(sctx, remotecommand.StreamOptions{Stdin: bytes.NewReader(stdin), Stdout: &stdout, Stderr: &stderr}); err != nil {
+		return fmt.Errorf("stream: %v", err)
+	}
+	if stdout.String() != expect {
+		return fmt.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+	return nil
+}
+
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go-cri-client [global flags] version|status|pull|image-status|remove-image|run-pod|run-container|run-pod-container|list|container-status|exec-sync|exec|attach|port-forward|stop-remove [flags] [-- argv]")
+		fmt.Fprintln(os.Stderr, "usage: go-cri-client [global flags] version|status|pull|image-status|remove-image|run-pod|run-container|run-pod-container|list|container-status|exec-sync|exec|exec-burst|attach|port-forward|stop-remove [flags] [-- argv]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -304,9 +414,16 @@ func main() {
 		payload   = fs.String("send", "", "bytes to send on each forwarded connection ({i} = its index)")
 		conns     = fs.Int("connections", 1, "forwarded connections to open one after the other")
 		execTO    = fs.Int64("exec-timeout", 0, "ExecSync timeout in seconds (0: none)")
+		sessions  = fs.Int("n", 1, "exec-burst: sessions at once")
+		inSize    = fs.Int("stdin-bytes", 100000, "exec-burst: bytes sent on each session's stdin")
+		expect    = fs.String("expect", "", "exec-burst: the stdout each session must give")
 	)
 	check(fs.Parse(flag.Args()[1:]), "flags")
 	argv := fs.Args()
+	if cmd == "exec-burst" {
+		execBurst(*id, *sessions, *inSize, strings.ReplaceAll(*expect, `\n`, "\n"), argv)
+		return
+	}
 	rt, img := connect()
 	ctx, cancel := rpcCtx()
 	defer cancel()

@@ -56,12 +56,18 @@ export function openChannelWebSocket(
 export async function runRemoteCommandWebSocket(url: string, opts: RemoteCommandOptions): Promise<CommandOutcome> {
   const errorBytes: Buffer[] = [];
   let protocolError: Error | undefined;
+  // Outputs whose 'drain' we wait for: ws.pause() stops the socket, but messages already received
+  // still arrive, and each must not add one more listener (one wait per output suffices).
+  const waiting = new Set<NodeJS.WritableStream>();
   const writeOut = (ws: WebSocket, out: NodeJS.WritableStream | undefined, data: Buffer): void => {
     if (!out || data.length === 0) return;
-    if (!out.write(data)) {
-      ws.pause();
-      out.once('drain', () => ws.resume());
-    }
+    if (out.write(data) || waiting.has(out)) return;
+    waiting.add(out);
+    ws.pause();
+    out.once('drain', () => {
+      waiting.delete(out);
+      if (waiting.size === 0) ws.resume();
+    });
   };
   const onMessage = (payload: Buffer, isBinary: boolean, ws: WebSocket): void => {
     const proto = channelProtocol(ws.protocol);

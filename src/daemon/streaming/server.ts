@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import { runCommand, type CommandRequest } from './command-session.js';
 import { servePortForwardSpdy, servePortForwardWebSocket } from './port-forward.js';
 import { serveCommandSpdy, STREAM_CREATION_TIMEOUT_MS } from './spdy-command.js';
+import { StartGate } from './start-gate.js';
 import { TokenCache, DEFAULT_TOKEN_TTL_MS, DEFAULT_MAX_IN_FLIGHT } from './token-cache.js';
 import { streamOptions, type StreamingRuntime, type StreamKind, type StreamRequest } from './types.js';
 import { serveCommandWebSocket } from './ws-command.js';
@@ -32,6 +33,10 @@ export interface StreamingServerOptions {
   tokenTtlMs?: number;
   maxInFlight?: number;
   streamCreationTimeoutMs?: number;
+  /** Sessions starting at once (default 2; see start-gate.ts). */
+  maxStarting?: number;
+  /** How long a finished session's socket waits for the client to close it (default 30 s). */
+  lingerMs?: number;
   log?: Logger;
 }
 
@@ -43,9 +48,11 @@ export class StreamingServer {
   private readonly http: http.Server;
   private readonly wss: WebSocketServer;
   private readonly sockets = new Set<Duplex>();
+  private readonly gate: StartGate;
   private baseUrl = '';
 
   private constructor(private readonly opts: StreamingServerOptions) {
+    this.gate = new StartGate(opts.maxStarting ?? MAX_STARTING, START_WINDOW_MS);
     this.cache = new TokenCache(opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     this.wss = new WebSocketServer({
       noServer: true,
@@ -130,9 +137,22 @@ export class StreamingServer {
       refuse(socket, 404, `token not found or expired: the ${kind} URL can be used once, within ${Math.round((this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS) / 1000)}s`);
       return;
     }
+    // The token is taken at once (its lifetime ends when the client comes); the session then waits its turn to start.
+    void this.gate.enter().then((release) => {
+      socket.once('close', release);
+      if (socket.destroyed) release();
+      else this.serve(req, socket, head, request, url);
+    });
+  }
+
+  private serve(req: http.IncomingMessage, socket: Socket, head: Buffer, request: StreamRequest, url: URL): void {
+    const { kind } = request;
     this.opts.log?.debug('streaming session', { kind, transport: isWebSocket(req) ? 'websocket' : 'spdy' });
     const sessionDone = (p: Promise<void>): void => {
-      p.catch((err: unknown) => this.opts.log?.warn('streaming session failed', { kind, error: err })).finally(() => socket.destroy());
+      p.then(() => releaseSocket(socket, this.opts.lingerMs ?? SOCKET_LINGER_MS), (err: unknown) => {
+        this.opts.log?.warn('streaming session failed', { kind, error: err });
+        socket.destroy();
+      });
     };
     if (isWebSocket(req)) {
       this.wss.handleUpgrade(req, socket, head, (ws) => sessionDone(this.serveWebSocket(ws, request, url)));
@@ -171,6 +191,34 @@ export class StreamingServer {
     }
     await serveCommandWebSocket(ws, proto, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request as CommandRequest, io));
   }
+}
+
+/** Sessions starting at once, and how long one counts as starting (unless it ended before). */
+const MAX_STARTING = 2;
+const START_WINDOW_MS = 1_000;
+
+/** A finished session's socket waits this long, after our last byte went out, for the client to close it. */
+export const SOCKET_LINGER_MS = 30_000;
+
+/**
+ * Ends a finished session's socket without dropping what is still queued for a client that reads
+ * slowly: destroying it at once would discard the output not yet written (and a close with
+ * unread input would reset the connection). The client closes once it has read everything; one
+ * that does not is dropped `lingerMs` after the last byte went out.
+ */
+function releaseSocket(socket: Duplex, lingerMs: number): void {
+  if (socket.destroyed) return;
+  let timer: NodeJS.Timeout | undefined;
+  const linger = (): void => {
+    timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+  };
+  socket.once('close', () => clearTimeout(timer));
+  if (socket.writableFinished) linger();
+  else socket.once('finish', linger);
+  // Keep reading so the client's last frames (and its FIN) are taken, not left to reset the connection.
+  socket.resume();
+  if (!socket.writableEnded) socket.end();
 }
 
 function isWebSocket(req: http.IncomingMessage): boolean {

@@ -14,9 +14,6 @@ import { SizeQueue } from './size-queue.js';
 import type { StreamOptions } from './types.js';
 import { readChannelFrame } from './ws-message.js';
 
-/** How long a closing handshake may take before the socket is dropped. */
-const CLOSE_TIMEOUT_MS = 5_000;
-
 export async function serveCommandWebSocket(
   ws: WebSocket, proto: ChannelProtocol, opts: StreamOptions, run: (io: StreamIO) => Promise<K8sStatus>,
 ): Promise<void> {
@@ -76,10 +73,10 @@ export async function serveCommandWebSocket(
   const statusBytes = encodeStatus(status, proto.statusFormat);
   if (statusBytes) await new Promise<void>((resolve) => send(STREAM_CHANNELS.error, statusBytes, resolve));
   endInput();
+  // ws drops a client that does not answer the close within its closeTimeout (30 s); the output
+  // queued before the close frame is still being read by a slow client meanwhile.
   if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-  const timer = setTimeout(() => ws.terminate(), CLOSE_TIMEOUT_MS);
   await closed;
-  clearTimeout(timer);
 }
 
 export function endAndFlush(w: Writable): Promise<void> {

@@ -54,6 +54,7 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
   private pingTimer: NodeJS.Timeout | undefined;
   private inChain: Promise<void> = Promise.resolve();
   private outChain: Promise<void> = Promise.resolve();
+  private corked = false;
   peerFlowControl = false;
 
   constructor(readonly socket: Duplex, opts: SpdyConnectionOptions) {
@@ -125,7 +126,7 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
     this.writeFrame({ type: 'goaway', lastGoodStreamId: this.lastRemoteStreamId, status });
   }
 
-  /** GOAWAY, then ends the socket once every queued frame is written. */
+  /** GOAWAY, then ends the socket once every queued frame is written (the peer may still be reading them). */
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.goAway();
@@ -148,8 +149,8 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
 
   // ---- StreamHost ----
 
-  sendData(stream: SpdyStream, data: Buffer, fin: boolean): void {
-    this.writeFrame({ type: 'data', streamId: stream.id, flags: fin ? FLAG_FIN : 0, data });
+  sendData(stream: SpdyStream, data: Buffer, fin: boolean): Promise<void> {
+    return this.enqueue(() => ({ type: 'data', streamId: stream.id, flags: fin ? FLAG_FIN : 0, data }));
   }
 
   sendReply(stream: SpdyStream, headers: SpdyHeaders, fin: boolean): void {
@@ -301,7 +302,7 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
   // ---- outbound and lifecycle ----
 
   private writeFrame(frame: SpdyFrame): void {
-    this.enqueue(() => frame);
+    void this.enqueue(() => frame);
   }
 
   private writeHeaderFrame(headers: SpdyHeaders, make: (headerBlock: Buffer) => SpdyFrame): void {
@@ -309,14 +310,32 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
     this.enqueue(async () => make(await this.compressor.compress(headers)));
   }
 
-  private enqueue(build: () => SpdyFrame | Promise<SpdyFrame>): void {
-    if (this.closed) return;
+  /**
+   * Queues a frame; resolves once the socket took it and is below its high-water mark again, so
+   * a writer that waits (SpdyStream) is held back by a peer that reads slowly instead of filling
+   * our memory. The queue itself waits too: later frames are not built before the socket drains.
+   */
+  private enqueue(build: () => SpdyFrame | Promise<SpdyFrame>): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.outChain = this.outChain.then(async () => {
       if (this.closed || this.socket.destroyed || this.socket.writableEnded) return;
       const frame = await build();
       if (this.closed || this.socket.destroyed || this.socket.writableEnded) return;
-      this.socket.write(encodeFrame(frame));
+      this.corkUntilNextTick();
+      if (!this.socket.write(encodeFrame(frame))) await drained(this.socket);
     }).catch((err: unknown) => this.fail(err));
+    return this.outChain;
+  }
+
+  /** Frames queued in one turn of the event loop go out in one write (one syscall, not one per frame). */
+  private corkUntilNextTick(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.socket.uncork();
+    });
   }
 
   private startKeepalive(intervalMs: number): void {
@@ -343,4 +362,19 @@ export class SpdyConnection extends EventEmitter<SpdyConnectionEvents> implement
     if (err && this.listenerCount('error') > 0) this.emit('error', err);
     this.emit('close');
   }
+}
+
+/** Resolves when the socket can take more (or will never again). */
+function drained(socket: Duplex): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      socket.off('error', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+    socket.on('error', done);
+  });
 }

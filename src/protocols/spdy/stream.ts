@@ -7,7 +7,8 @@ import { RstStatus } from './frames.js';
 
 /** What a stream needs from its connection; keeps the stream free of framing. */
 export interface StreamHost {
-  sendData(stream: SpdyStream, data: Buffer, fin: boolean): void;
+  /** Resolves once the frame is written and the connection can take more (back-pressure). */
+  sendData(stream: SpdyStream, data: Buffer, fin: boolean): Promise<void>;
   sendReply(stream: SpdyStream, headers: SpdyHeaders, fin: boolean): void;
   sendReset(stream: SpdyStream, status: number): void;
   sendWindowUpdate(stream: SpdyStream, delta: number): void;
@@ -181,7 +182,7 @@ export class SpdyStream extends Duplex {
   override _final(cb: (err?: Error | null) => void): void {
     if (!this.localFin && !this.finished) {
       this.localFin = true;
-      this.host.sendData(this, Buffer.alloc(0), true);
+      void this.host.sendData(this, Buffer.alloc(0), true);
       this.checkFinished();
     }
     cb();
@@ -203,6 +204,7 @@ export class SpdyStream extends Duplex {
     if (!w) return;
     const enforce = this.host.peerFlowControl;
     let data = w.data;
+    let sent: Promise<void> | undefined;
     while (data.length > 0) {
       const room = enforce ? Math.min(this.sendWindow, MAX_DATA_CHUNK) : MAX_DATA_CHUNK;
       if (room <= 0) {
@@ -212,10 +214,13 @@ export class SpdyStream extends Duplex {
       const part = data.subarray(0, room);
       data = data.subarray(part.length);
       this.sendWindow -= part.length;
-      this.host.sendData(this, part, false);
+      sent = this.host.sendData(this, part, false);
     }
     this.blockedWrite = undefined;
-    w.cb();
+    // The next write waits until the connection took this one: a slow peer holds the writer back
+    // (Go's spdystream has no flow control, so the socket is the only brake).
+    if (sent) void sent.then(() => w.cb());
+    else w.cb();
   }
 
   private ack(n: number): void {

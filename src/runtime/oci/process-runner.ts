@@ -9,14 +9,15 @@
 // synchronously, for every process). ISULATS_NATIVE_SPAWN=0 forces child_process.
 // runDetached()/spawnWithSyncPipe() (processes that outlive their start: the pause
 // container's `runc run -d`, conmon) take the addon's spawnDetached the same way.
-// spawn() (long-lived processes with streams: exec, relays) stays on child_process.
+// spawnPiped() (exec sessions' runc exec) takes the addon's spawnPiped the same way.
+// spawn() (other long-lived processes with streams: relays) stays on child_process.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { constants } from 'node:os';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { getSystemErrorName } from 'node:util';
-import { hasRunProcess, hasSpawnDetached, runProcess, spawnDetached, type NativeExit } from '../native.js';
+import { hasRunProcess, hasSpawnDetached, hasSpawnPiped, runProcess, spawnDetached, spawnPiped, type NativeExit } from '../native.js';
 import { timerDelay } from '../../util/timer-delay.js';
 
 export interface RunRequest {
@@ -60,6 +61,16 @@ export interface SyncPipeProcess {
   /** What the process (or anything it left running with fd 3) writes there; destroy it when done. */
   sync: Readable;
   /** Settles when the process itself exits (not what it left running). */
+  exited: Promise<ExitResult>;
+}
+
+/** A process started by spawnPiped: its stdin, stdout and stderr are pipes to us. */
+export interface PipedProcess {
+  pid: number;
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+  /** Settles when the process exits; its output may still be unread then. */
   exited: Promise<ExitResult>;
 }
 
@@ -147,6 +158,35 @@ export class ProcessRunner {
     return { pid: child.pid!, sync: child.stdio[3] as Readable, exited };
   }
 
+  /**
+   * A process whose stdio streams to us while it runs (exec sessions' runc exec). Through the
+   * addon's spawnPiped when built: child_process.spawn forks this whole process on the event
+   * loop, which under a burst of exec sessions held it for seconds.
+   */
+  async spawnPiped(req: DetachedRequest): Promise<PipedProcess> {
+    for (const hook of this.hooks) await hook(req.cmd, req.args);
+    if (nativePipedEnabled() && nodeWouldAccept(req)) {
+      const child = await spawnPiped(req.cmd, [req.cmd, ...req.args], envArray(req.env ?? process.env), req.cwd ?? null);
+      if (child.errno) throw spawnError(req, child.errno);
+      const [stdinFd, stdoutFd, stderrFd] = child.stdioFds;
+      // libuv opens pipe fds as stream handles (uv_pipe_open), non-blocking.
+      return {
+        pid: child.pid,
+        stdin: new Socket({ fd: stdinFd, readable: false, writable: true }),
+        stdout: new Socket({ fd: stdoutFd, readable: true, writable: false }),
+        stderr: new Socket({ fd: stderrFd, readable: true, writable: false }),
+        exited: child.exited.then(exitResult),
+      };
+    }
+    const child = spawn(req.cmd, req.args, { env: req.env ?? process.env, cwd: req.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<ExitResult>((resolve) => child.once('exit', (code, signal) => resolve(nodeExit(code, signal))));
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    return { pid: child.pid!, stdin: child.stdin!, stdout: child.stdout!, stderr: child.stderr!, exited };
+  }
+
   /** Like run, but a non-zero exit throws an Error carrying stderr. */
   async check(req: RunRequest): Promise<RunResult> {
     const result = await this.run(req);
@@ -168,6 +208,15 @@ export function nativeSpawnEnabled(): boolean {
   if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
   nativeBuilt ??= hasRunProcess();
   return nativeBuilt;
+}
+
+let nativePipedBuilt: boolean | undefined;
+
+/** Whether spawnPiped takes the native path: the addon has spawnPiped and ISULATS_NATIVE_SPAWN is not 0. */
+export function nativePipedEnabled(): boolean {
+  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
+  nativePipedBuilt ??= hasSpawnPiped();
+  return nativePipedBuilt;
 }
 
 let nativeDetachedBuilt: boolean | undefined;

@@ -18,6 +18,7 @@ import { killProcessTree } from './process-tree.js';
 import { timerDelay } from '../../util/timer-delay.js';
 import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
+import { forwardOutput } from '../exec/forward-output.js';
 
 export interface RuncConmonOptions {
   runner: ProcessRunner;
@@ -207,22 +208,17 @@ export class RuncConmonRuntime implements OciRuntime {
     const specFile = join(this.opts.runcRoot, id, `exec-${token}.json`);
     await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
     try {
-      const child = await this.opts.runner.spawn(this.runc, [...this.base(), 'exec', '--process', specFile, id], {
-        stdio: [io.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-      });
-      if (io.stdin && child.stdin) {
-        child.stdin.on('error', () => undefined);
-        io.stdin.pipe(child.stdin);
-      }
-      child.stdout?.on('data', (b: Buffer) => io.stdout?.write(b));
-      child.stderr?.on('data', (b: Buffer) => (io.stderr ?? io.stdout)?.write(b));
-      return await new Promise<number>((resolve, reject) => {
-        child.once('error', reject);
-        child.once('close', (code, signal) => {
-          if (io.stdin && child.stdin) io.stdin.unpipe(child.stdin);
-          resolve(code ?? (signal ? 137 : 1));
-        });
-      });
+      // Not child_process: a fork of the daemon per session held its event loop under a burst of execs.
+      const child = await this.opts.runner.spawnPiped({ cmd: this.runc, args: [...this.base(), 'exec', '--process', specFile, id] });
+      child.stdin.on('error', () => undefined);
+      if (io.stdin) io.stdin.pipe(child.stdin);
+      else child.stdin.end();
+      forwardOutput(child.stdout, io.stdout);
+      forwardOutput(child.stderr, io.stderr ?? io.stdout);
+      // The exit status goes out after all the output: wait for both pipes to close, too.
+      const [exit] = await Promise.all([child.exited, closed(child.stdout), closed(child.stderr)]);
+      io.stdin?.unpipe(child.stdin);
+      return exit.code;
     } finally {
       await rm(specFile, { force: true });
     }
@@ -371,4 +367,11 @@ export function runcMessage(stderr: string): string {
   } catch {
     return m[1]!;
   }
+}
+
+function closed(stream: NodeJS.ReadableStream & { destroyed?: boolean }): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed) resolve();
+    else stream.once('close', () => resolve());
+  });
 }
