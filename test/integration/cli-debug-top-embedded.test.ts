@@ -2,21 +2,18 @@
 // in-process, stdin through the in-process attach. Temp root, state and CNI
 // network, all removed at the end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir } from 'node:fs/promises';
 import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../rig/cli.js';
-import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
-import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
-import { writeBridgeConflist, type CniNetwork } from '../rig/cni-conf.js';
-import { deleteLink, unmountUnder } from '../rig/host-cleanup.js';
+import type { CniNetwork } from '../rig/cni-conf.js';
+import { embeddedEnv, prepareEmbeddedEngine, removeEmbeddedEngine } from '../rig/embedded-engine.js';
 
 let dir: string;
 let net: CniNetwork;
 let base: string[];
 let target = '';
 const IMAGE = 'local/busybox:debug';
-const env = () => ({ ISULATS_CNI_CONF_DIR: join(dir, 'cni'), ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock') });
+const env = () => embeddedEnv(dir);
 const cli = (args: string[], input?: string): Promise<CliResult> => runCli([...base, ...args], { env: env(), timeoutMs: 90_000, input });
 
 async function ok(args: string[], input?: string): Promise<string> {
@@ -26,23 +23,13 @@ async function ok(args: string[], input?: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = await makeTempDir('ist-embd-');
-  await mkdir(join(dir, 'cni'), { recursive: true });
-  net = await writeBridgeConflist(join(dir, 'cni'), join(dir, 'leases'));
-  base = ['--root', join(dir, 'root'), '--state', join(dir, 'state')];
-  const rootfs = join(dir, 'rootfs');
-  await populateBusyboxRootfs(rootfs);
+  let rootfs: string;
+  ({ dir, net, base, rootfs } = await prepareEmbeddedEngine('ist-embd-'));
   await ok(['import', '--cmd', 'sh', rootfs, IMAGE]);
   target = (await ok(['run', '-d', '--name', `web-${process.pid}`, IMAGE, 'sh', '-c', 'exec sleep 3600'])).trim();
 }, 180_000);
 
-afterAll(async () => {
-  if (!dir) return;
-  await cli(['rmp', '-a', '-f']).catch(() => undefined);
-  await unmountUnder(dir);
-  await deleteLink(net?.bridge ?? '').catch(() => undefined);
-  await removeTempDir(dir);
-}, 180_000);
+afterAll(() => removeEmbeddedEngine({ dir, net }, () => cli(['rmp', '-a', '-f'])), 180_000);
 
 describe('embedded engine', () => {
   it("debug joins the target's PID namespace, passes stdin, and removes itself", async () => {

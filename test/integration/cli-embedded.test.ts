@@ -2,20 +2,19 @@
 // root, state dir and CNI network: isula's verbs, both forms of `run`, image
 // import/tag/save/load, and the one-line errors for verbs a remote runtime lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname as nodeHostname } from 'node:os';
 import { runCli, type CliResult } from '../rig/cli.js';
-import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
-import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
-import { writeBridgeConflist, type CniNetwork } from '../rig/cni-conf.js';
-import { deleteLink, mountsUnder, unmountUnder } from '../rig/host-cleanup.js';
+import type { CniNetwork } from '../rig/cni-conf.js';
+import { mountsUnder } from '../rig/host-cleanup.js';
+import { embeddedEnv, prepareEmbeddedEngine, removeEmbeddedEngine } from '../rig/embedded-engine.js';
 
 let dir: string;
 let net: CniNetwork;
 let base: string[];
-const env = () => ({ ISULATS_CNI_CONF_DIR: join(dir, 'cni'), ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock') });
+const env = () => embeddedEnv(dir);
 const cli = (args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> =>
   runCli([...base, ...args], { env: env(), timeoutMs: opts.timeoutMs ?? 60_000, input: opts.input });
 
@@ -26,22 +25,12 @@ async function ok(args: string[], opts?: { input?: string; timeoutMs?: number })
 }
 
 beforeAll(async () => {
-  dir = await makeTempDir('ist-emb-');
-  await mkdir(join(dir, 'cni'), { recursive: true });
-  net = await writeBridgeConflist(join(dir, 'cni'), join(dir, 'leases'));
-  base = ['--root', join(dir, 'root'), '--state', join(dir, 'state')];
-  const rootfs = join(dir, 'rootfs');
-  await populateBusyboxRootfs(rootfs);
+  let rootfs: string;
+  ({ dir, net, base, rootfs } = await prepareEmbeddedEngine('ist-emb-'));
   await ok(['import', '--cmd', 'sh', rootfs, 'local/busybox:test']);
 }, 180_000);
 
-afterAll(async () => {
-  if (!dir) return;
-  await cli(['rmp', '-a', '-f']).catch(() => undefined);
-  await unmountUnder(dir);
-  await deleteLink(net?.bridge ?? '').catch(() => undefined);
-  await removeTempDir(dir);
-}, 180_000);
+afterAll(() => removeEmbeddedEngine({ dir, net }, () => cli(['rmp', '-a', '-f'])), 180_000);
 
 describe('embedded CLI', () => {
   it('runs a container in isula form, attached, and passes its exit code through', async () => {

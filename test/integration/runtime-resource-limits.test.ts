@@ -6,7 +6,7 @@
 // `update` flags; nothing is left behind. A start that runc does fail shows
 // runc's error without its warning lines.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,10 +14,8 @@ import { openCriClient, type RawCriClient } from '../rig/cri-client.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { runCli, type CliResult } from '../rig/cli.js';
-import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
-import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
-import { writeBridgeConflist, type CniNetwork } from '../rig/cni-conf.js';
-import { deleteLink, unmountUnder } from '../rig/host-cleanup.js';
+import type { CniNetwork } from '../rig/cni-conf.js';
+import { embeddedEnv, prepareEmbeddedEngine, removeEmbeddedEngine } from '../rig/embedded-engine.js';
 
 /** Values that passed CreateContainer and failed at start; as a gRPC client sends them (int64 as decimal strings). */
 const BAD_OVER_GRPC: Array<[string, Record<string, unknown>, string]> = [
@@ -141,7 +139,7 @@ describe('resource limits: the embedded engine from CLI config files', () => {
   let dir: string;
   let net: CniNetwork;
   let podId: string;
-  const env = () => ({ ISULATS_CNI_CONF_DIR: join(dir, 'cni'), ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock') });
+  const env = () => embeddedEnv(dir);
   const cli = (args: string[]): Promise<CliResult> => runCli(['--root', join(dir, 'root'), '--state', join(dir, 'state'), ...args], { env: env(), timeoutMs: 60_000 });
   const ok = async (args: string[]) => {
     const r = await cli(args);
@@ -159,11 +157,8 @@ describe('resource limits: the embedded engine from CLI config files', () => {
   }
 
   beforeAll(async () => {
-    dir = await makeTempDir('ist-lim-');
-    await mkdir(join(dir, 'cni'));
-    net = await writeBridgeConflist(join(dir, 'cni'), join(dir, 'leases'));
-    const rootfs = join(dir, 'rootfs');
-    await populateBusyboxRootfs(rootfs);
+    let rootfs: string;
+    ({ dir, net, rootfs } = await prepareEmbeddedEngine('ist-lim-'));
     await ok(['import', '--cmd', 'sh', rootfs, 'local/busybox:limits']);
     const uid = randomUUID();
     cgroupParents.add(`/isulats-limits-${uid.slice(0, 8)}`);
@@ -178,10 +173,7 @@ describe('resource limits: the embedded engine from CLI config files', () => {
 
   afterAll(async () => {
     if (!dir) return;
-    await cli(['rmp', '-a', '-f']).catch(() => undefined);
-    await unmountUnder(dir);
-    await deleteLink(net?.bridge ?? '').catch(() => undefined);
-    await removeTempDir(dir);
+    await removeEmbeddedEngine({ dir, net }, () => cli(['rmp', '-a', '-f']));
     await removeCgroupParents();
   }, 120_000);
 
