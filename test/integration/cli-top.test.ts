@@ -101,3 +101,47 @@ describe('top', () => {
     }
   });
 });
+
+// The same view through containerd 1.6 (the rig's peer): only CRI list and stats calls, so any
+// runtime serves it. This file runs in the containerd pass of `npm test`.
+describe('top against containerd', () => {
+  const CNS = `top-ctd-${process.pid}`;
+  let endpoint = '';
+  let ctdDir = '';
+  let ctdPod = '';
+  let ctdBusy = '';
+  const ctd = (args: string[]) => runCli(['-r', endpoint, '--timeout', '30s', ...args], { timeoutMs: 120_000 });
+  async function ctdOk(args: string[]): Promise<string> {
+    const r = await ctd(args);
+    if (r.code !== 0) throw new Error(`isulats ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    return r.stdout.trim();
+  }
+
+  beforeAll(async () => {
+    const env = rigEnv();
+    endpoint = env.ISULATS_TEST_CONTAINERD;
+    ctdDir = await makeTempDir('ist-topc-');
+    const podConfig = await writePodConfig(ctdDir, { name: `load-ctd-${process.pid}`, namespace: CNS, logDirectory: join(ctdDir, 'logs') });
+    ctdPod = await ctdOk(['runp', podConfig]);
+    const capped = { linux: { resources: { cpu_period: 100000, cpu_quota: 30000 } } };
+    const busyCfg = await writeContainerConfig(ctdDir, { name: 'busy', image: env.ISULATS_TEST_BUSYBOX, command: ['sh', '-c', 'while :; do :; done'], logPath: 'busy/0.log', extra: capped });
+    ctdBusy = await ctdOk(['create', '--with-pull', ctdPod, busyCfg, podConfig]);
+    await ctdOk(['start', ctdBusy]);
+  }, 180_000);
+
+  afterAll(async () => {
+    if (ctdPod) await ctd(['rmp', '-f', ctdPod]);
+    if (ctdDir) await removeTempDir(ctdDir);
+  }, 120_000);
+
+  it('prints the busy container with its CPU share from containerd\'s stats', async () => {
+    const out = await ctdOk(['top', '-n', '2', '--interval', '1s', '--namespace', CNS]);
+    const tables = out.split(/\n(?=NAMESPACE)/);
+    expect(tables).toHaveLength(2);
+    const row = tables[1]!.split('\n').find((l) => l.includes(' busy '));
+    expect(row, out).toMatch(new RegExp(`^${CNS}\\s+load-ctd-${process.pid}\\s+busy\\s+${ctdBusy.slice(0, 13)}\\s+\\d+\\.\\d\\d\\s+\\d`));
+    const cpu = Number(row!.trim().split(/\s+/)[4]);
+    expect(cpu).toBeGreaterThan(5);
+    expect(cpu).toBeLessThan(60);
+  });
+});
