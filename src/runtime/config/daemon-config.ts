@@ -70,7 +70,7 @@ export function defaultDaemonConfig(): DaemonConfig {
     enableCriV1: true,
     registryMirrors: [],
     insecureRegistries: [],
-    // Built locally at first need (assets/pause/pause.c), so offline nodes work.
+    // Made locally at first need from the shipped pause binary (build/pause/pause), so offline nodes work.
     podSandboxImage: 'isulats/pause:3.9',
     networkPlugin: 'cni',
     cniBinDirs: ['/opt/cni/bin', '/usr/lib/cni'],

@@ -20,8 +20,8 @@ export interface EngineOptions {
   conmonPath?: string;
   /** Max bytes of a container log file before conmon truncates it (0: no cap). */
   logSizeMax?: number;
-  /** Where isulats finds pause.c to build the default pause image. */
-  pauseSourcePath?: string;
+  /** The static pause binary the default pause image is made of (default: build/pause/pause of the install). */
+  pauseBinaryPath?: string;
   /** NRI (node resource interface); off when unset or not enabled. */
   nri?: NriEngineOptions;
   warn?: (message: string) => void;
