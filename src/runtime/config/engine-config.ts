@@ -16,7 +16,12 @@ export interface EngineOptions {
   registryMirrors?: string[];
   insecureRegistries?: string[];
   authFile?: string;
+  /** The runc binary of the built-in "runc" handler (unless `runtimes` redefines "runc"). */
   runcPath?: string;
+  /** Runtime handlers (runc-compatible CLIs) beside the built-in "runc", by RunPodSandbox's runtime_handler. */
+  runtimes?: Record<string, { path: string; runtimeArgs?: string[] }>;
+  /** The handler of pods with runtime_handler "" (default "runc"). */
+  defaultRuntime?: string;
   conmonPath?: string;
   /** Max bytes of a container log file before conmon truncates it (0: no cap). */
   logSizeMax?: number;

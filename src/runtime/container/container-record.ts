@@ -32,6 +32,8 @@ export interface ContainerRecord {
   stopSignal: string;
   /** uid/gid the process runs as (ContainerStatus.user). */
   user: { uid: number; gid: number; supplementalGroups: number[] };
+  /** The pod's runtime handler, copied at create ("" or absent: the default runtime). */
+  runtimeHandler?: string;
 }
 
 /** What the monitor recorded about an exit; undefined when the monitor died without recording one. */
