@@ -1,20 +1,15 @@
 // Runtime handlers: RunPodSandbox's runtime_handler picks the OCI runtime (runc or crun, both
 // runc-compatible CLIs under conmon) of a pod and all its containers, for every later call.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRUN, crunForThisHost } from '../rig/crun-path.js';
 import { run } from '../rig/proc.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
-const CRUN = '/usr/bin/crun';
-// crun 1.8 refuses cgroup v1 hosts whose unified hierarchy holds a controller (this one: hugetlb),
-// "cgroups in hybrid mode not supported". On such a host the handler's path is a wrapper that runs
-// crun in a mount namespace without the unified hierarchy, where crun sees plain cgroup v1.
-const CRUN_WRAPPER = `#!/bin/sh
-exec unshare -m --propagation private sh -c 'umount -l /sys/fs/cgroup/unified 2>/dev/null; exec ${CRUN} "$@"' crun "$@"
-`;
+// A handler's runtime-args reach every crun call, conmon's included.
 const CRUN_ARGS = ['--cgroup-manager=cgroupfs'];
 
 async function listed(binary: string, root: string): Promise<string[]> {
@@ -34,14 +29,8 @@ describe('runtime: runtime handlers (runc and crun)', () => {
   let runcRoot: string;
 
   beforeAll(async () => {
-    const hybrid = (await readFile('/sys/fs/cgroup/unified/cgroup.controllers', 'utf8').catch(() => '')).trim() !== '';
-    const dir = await makeTempDir('istrh-');
-    wrapperDir = dir;
-    crunPath = CRUN;
-    if (hybrid) {
-      crunPath = join(dir, 'crun');
-      await writeFile(crunPath, CRUN_WRAPPER, { mode: 0o755 });
-    }
+    wrapperDir = await makeTempDir('istrh-');
+    crunPath = await crunForThisHost(wrapperDir);
     fx = await openFixture({ runtimes: { crun: { path: crunPath, runtimeArgs: CRUN_ARGS } } });
     crunRoot = join(fx.options.state, 'runtimes', 'crun');
     runcRoot = join(fx.options.state, 'runc');
