@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/runtime/engine.js';
 import { CRUN, crunForThisHost } from '../rig/crun-path.js';
 import { run } from '../rig/proc.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
@@ -106,6 +107,25 @@ describe('runtime: runtime handlers (runc and crun)', () => {
     await e2.removePodSandbox({ podSandboxId: runcPodId });
     expect(await listed('runc', runcRoot)).toEqual([]);
   }, 120_000);
+
+  it('keeps a pod on the runtime it was made with when default-runtime changes', async () => {
+    const pod = podConfig('api-default-8c6d4b2a9f-h5j7k');
+    const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod, runtimeHandler: '' });
+    const { containerId } = await fx.engine.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'api' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await fx.engine.startContainer({ containerId });
+    // The same root reopened with crun as the default (a daemon restarted with a new daemon.json).
+    const e2 = await Engine.open({ ...fx.options, defaultRuntime: 'crun' });
+    try {
+      expect((await e2.podSandboxStatus({ podSandboxId })).status?.runtimeHandler).toBe('');
+      expect((await e2.execSync({ containerId, cmd: ['true'], timeout: 10 })).exitCode).toBe(0);
+      await e2.stopContainer({ containerId, timeout: 2 });
+      expect((await e2.containerStatus({ containerId })).status?.state).toBe('CONTAINER_EXITED');
+      await e2.removePodSandbox({ podSandboxId });
+      expect(await listed('runc', runcRoot)).toEqual([]);
+    } finally {
+      await e2.close();
+    }
+  }, 60_000);
 
   it('refuses an unknown handler with InvalidArgument and leaves nothing behind', async () => {
     const e = fx.engine;

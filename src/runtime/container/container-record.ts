@@ -32,7 +32,7 @@ export interface ContainerRecord {
   stopSignal: string;
   /** uid/gid the process runs as (ContainerStatus.user). */
   user: { uid: number; gid: number; supplementalGroups: number[] };
-  /** The pod's runtime handler, copied at create ("" or absent: the default runtime). */
+  /** The runtime handler its pod resolved to, copied at create (absent in older records: the default). */
   runtimeHandler?: string;
 }
 

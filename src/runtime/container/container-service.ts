@@ -46,7 +46,7 @@ function signalName(v: cri.ContainerConfigIn['stopSignal']): string {
 export class ContainerService {
   constructor(private readonly ctx: EngineContext) {}
 
-  /** The runtime of the container's pod (records from before runtime handlers name none: the default). */
+  /** The runtime of the container's pod, resolved when the pod was made (older records name none: the default). */
   private oci(record: ContainerRecord): OciRuntime {
     return this.ctx.runtimes.get(record.runtimeHandler ?? '');
   }
@@ -102,7 +102,7 @@ export class ContainerService {
         cgroupsPath: cgroupsPathFor(ctx, sandbox.cgroupParent, id),
         stopSignal: signalName(config.stopSignal) || image.config.config?.StopSignal || 'SIGTERM',
         user: { uid: 0, gid: 0, supplementalGroups: [] },
-        runtimeHandler: sandbox.runtimeHandler,
+        runtimeHandler: sandbox.runtime ?? sandbox.runtimeHandler,
       };
       await ctx.containers.create(record);
       undo.push('remove record', () => ctx.containers.remove(id));

@@ -88,7 +88,7 @@ export class SandboxService {
 
   /** The runtime the pod runs on: its handler's, chosen at RunPodSandbox. */
   private oci(record: SandboxRecord): OciRuntime {
-    return this.ctx.runtimes.get(record.runtimeHandler);
+    return this.ctx.runtimes.get(record.runtime ?? record.runtimeHandler);
   }
 
   async run(req: cri.RunPodSandboxRequestIn): Promise<cri.RunPodSandboxResponse> {
@@ -164,6 +164,7 @@ export class SandboxService {
       cgroupsPath: cgroupsPathFor(this.ctx, parent, id),
       pauseImageId: '',
       runtimeHandler,
+      runtime: this.ctx.runtimes.entry(runtimeHandler).name,
     };
   }
 
