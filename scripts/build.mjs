@@ -1,4 +1,5 @@
-// Build: precompiled protocol descriptors, the native addon, then the CLI as
+// Build: precompiled protocol descriptors, the native addon, the pause binary
+// (build/pause/pause, the default pause image's one file), then the CLI as
 // one CommonJS bundle (dist/isulats.cjs) that bin/isulats loads through a V8
 // code cache, and the NRI plugin SDK as an ES module (dist/nri-sdk.js).
 //
@@ -19,6 +20,7 @@ function step(script) {
 
 step('scripts/gen-proto.mjs');
 step('scripts/build-native.mjs');
+step('scripts/build-pause.mjs');
 
 // Build beside dist/ and swap, so a CLI call running meanwhile never sees half a build.
 rmSync('dist.new', { recursive: true, force: true });

@@ -8,7 +8,7 @@ export DEBIAN_FRONTEND=noninteractive
 # What the engine and the tests run on the host: criu (checkpoint's answer), curl (the
 # :authority and TLS mirror checks), iproute2, util-linux (nsenter, unshare, ipcmk, script), ...
 PACKAGES=(
-  runc conmon containernetworking-plugins iptables docker-registry containerd skopeo umoci
+  runc crun conmon containernetworking-plugins iptables docker-registry containerd skopeo umoci
   busybox-static attr zstd jq hyperfine gcc g++ make python3 libc6-dev iproute2 util-linux
   procps openssl criu curl bsdutils tmux
 )

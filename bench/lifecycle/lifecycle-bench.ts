@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const confDir = join(dir, 'cni');
   await mkdir(confDir);
   const net = await writeBridgeConflist(confDir, join(dir, 'leases'));
-  const options: EngineOptions = { root: join(dir, 'root'), state: join(dir, 'state'), cniConfDir: confDir, cniBinDirs: ['/usr/lib/cni'], cgroupParent: `/isulats-bench-${dir.slice(-6)}`, pauseSourcePath: join(process.cwd(), 'assets/pause/pause.c') };
+  const options: EngineOptions = { root: join(dir, 'root'), state: join(dir, 'state'), cniConfDir: confDir, cniBinDirs: ['/usr/lib/cni'], cgroupParent: `/isulats-bench-${dir.slice(-6)}`, pauseBinaryPath: join(process.cwd(), 'build/pause/pause') };
   const times: Record<string, number[]> = { open: [], runp: [], create: [], start: [], 'exec -s': [], stop: [], rmp: [], 'runc run -d': [] };
   const podSpec = (name: string) => ({ metadata: { name, namespace: 'bench', uid: `u-${name}`, attempt: 0 } });
   try {

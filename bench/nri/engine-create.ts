@@ -17,7 +17,7 @@ if (!pluginBundle) throw new Error('usage: engine-create.mjs PLUGIN_BUNDLE [ITER
 
 const IMAGE = 'isulats-bench/busybox:nri';
 const dir = mkdtempSync('/tmp/nribe-');
-const base: EngineOptions = { root: join(dir, 'root'), state: join(dir, 'state'), cgroupParent: `/isulats-bench-${dir.slice(-6)}`, pauseSourcePath: join(process.cwd(), 'assets/pause/pause.c'), warn: () => undefined };
+const base: EngineOptions = { root: join(dir, 'root'), state: join(dir, 'state'), cgroupParent: `/isulats-bench-${dir.slice(-6)}`, pauseBinaryPath: join(process.cwd(), 'build/pause/pause'), warn: () => undefined };
 
 function pluginDir(n: number): string {
   const p = join(dir, `plugins-${n}`);

@@ -65,6 +65,8 @@ export function engineOptions(cfg: DaemonConfig, log?: EngineLog, mode: 'daemon'
     cniConfDir: cfg.cniConfDir,
     cniBinDirs: cfg.cniBinDirs,
     cgroupManager: cfg.cgroupManager,
+    runtimes: cfg.runtimes,
+    defaultRuntime: cfg.defaultRuntime,
     nri: cfg.nri?.support
       ? {
           enabled: true,

@@ -3,6 +3,7 @@ import type { ImageService } from './image/image-service.js';
 import type { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
 import type { CniManager } from './network/cni.js';
 import type { OciRuntime } from './oci/oci-runtime.js';
+import type { RuntimeHandlers } from './oci/runtime-handlers.js';
 import type { ProcessRunner } from './oci/process-runner.js';
 import type { StateStore } from './store/state-store.js';
 import type { NameRegistry } from './store/id-registry.js';
@@ -17,7 +18,10 @@ export interface EngineContext {
   options: EngineOptions;
   paths: EnginePaths;
   runner: ProcessRunner;
+  /** The default runtime handler's runtime (cgroup reads and monitor sweeps, which any handler does alike). */
   oci: OciRuntime;
+  /** Every runtime handler; a pod and its containers use the one named in the pod's record. */
+  runtimes: RuntimeHandlers;
   cni: CniManager;
   images: ImageService;
   snapshots: OverlaySnapshotter;

@@ -14,7 +14,7 @@ import type { EngineContext } from './engine-context.js';
 import { ImageService } from './image/image-service.js';
 import { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
 import { ProcessRunner } from './oci/process-runner.js';
-import { RuncConmonRuntime } from './oci/runc-conmon.js';
+import { openRuntimeHandlers } from './oci/runtime-handlers.js';
 import { hostOomScoreFloor } from './oci/oom-score.js';
 import { probeHugepageSizes } from './oci/hugetlb.js';
 import { CniManager } from './network/cni.js';
@@ -74,20 +74,13 @@ export class Engine implements RuntimeApi, ImageApi {
     await Promise.all([sandboxes.init(), containers.init(), sandboxNames.init(), containerNames.init()]);
     const cgroupManager = options.cgroupManager ?? 'cgroupfs';
     const warn = options.warn ?? ((m: string) => process.emitWarning(m, { code: 'ISULATS_ENGINE' }));
+    const runtimes = await openRuntimeHandlers(options, paths, runner, cgroupManager);
     const ctx: EngineContext = {
       options,
       paths,
       runner,
-      oci: new RuncConmonRuntime({
-        runner,
-        runcRoot: paths.runcRoot,
-        exitDir: paths.exitDir,
-        socketDir: paths.socketDir,
-        runcPath: options.runcPath,
-        conmonPath: options.conmonPath,
-        systemdCgroup: cgroupManager === 'systemd',
-        debug: options.debug,
-      }),
+      oci: runtimes.get(''),
+      runtimes,
       cni: new CniManager({ runner, confDir: options.cniConfDir, binDirs: options.cniBinDirs, cacheDir: paths.cniCacheDir }),
       images,
       snapshots,
@@ -160,10 +153,12 @@ export class Engine implements RuntimeApi, ImageApi {
       const id = /-([0-9a-f]{64})-[^-]+\.json$/.exec(file)?.[1];
       if (id && !(await known(id))) await this.ctx.cni.del(id, '', {}).catch(() => undefined);
     }
-    // runc keeps one directory per container under its root: reading it is what
-    // `runc list` does, without spawning runc on every CLI call.
-    for (const id of await readdir(this.ctx.paths.runcRoot).catch(() => [] as string[])) {
-      if (ID_PATTERN.test(id) && !(await known(id))) await this.ctx.oci.delete(id, true).catch(() => undefined);
+    // runc (and crun) keep one directory per container under their root: reading it is what
+    // `runc list` does, without spawning the runtime on every CLI call.
+    for (const handler of this.ctx.runtimes.all()) {
+      for (const id of await readdir(handler.root).catch(() => [] as string[])) {
+        if (ID_PATTERN.test(id) && !(await known(id))) await handler.runtime.delete(id, true).catch(() => undefined);
+      }
     }
     await this.ctx.oci.sweep();
   }
@@ -321,6 +316,10 @@ export class Engine implements RuntimeApi, ImageApi {
     const info: Record<string, string> = {};
     if (req.verbose) {
       info.config = JSON.stringify({ root: this.ctx.paths.root, state: this.ctx.paths.state, cniConfDir: this.ctx.cni.confDir, pauseImage: this.ctx.pauseImage, network: config?.name ?? null });
+      info.runtimes = JSON.stringify({
+        default: this.ctx.runtimes.defaultName,
+        handlers: Object.fromEntries(this.ctx.runtimes.all().map((h) => [h.name, { path: h.path, runtimeArgs: h.runtimeArgs, root: h.root }])),
+      });
     }
     return {
       status: {
@@ -332,7 +331,8 @@ export class Engine implements RuntimeApi, ImageApi {
         ],
       },
       info,
-      runtimeHandlers: [{ name: '', features: { recursiveReadOnlyMounts: false, userNamespaces: false } }],
+      // "" (the default) first, then every configured handler by name, as containerd lists them.
+      runtimeHandlers: ['', ...this.ctx.runtimes.names()].map((name) => ({ name, features: { recursiveReadOnlyMounts: false, userNamespaces: false } })),
       features: { supplementalGroupsPolicy: false, userNamespacesHostNetwork: false, mountOptions: false },
     };
   }

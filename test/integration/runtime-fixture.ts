@@ -22,7 +22,7 @@ export interface RuntimeFixture {
   dispose(): Promise<void>;
 }
 
-export async function openFixture(): Promise<RuntimeFixture> {
+export async function openFixture(extra: Partial<EngineOptions> = {}): Promise<RuntimeFixture> {
   const dir = await makeTempDir('istrt-');
   const confDir = join(dir, 'cni');
   await mkdir(confDir);
@@ -35,6 +35,7 @@ export async function openFixture(): Promise<RuntimeFixture> {
     cniBinDirs: ['/usr/lib/cni'],
     cgroupParent: `/isulats-test-${dir.slice(-6)}`,
     warn: (m) => warnings.push(m),
+    ...extra,
   };
   const engine = await Engine.open(options);
   const rootfs = join(dir, 'busybox-rootfs');

@@ -116,4 +116,55 @@ describe('daemon.json', () => {
     expect(problems).toHaveLength(4);
     expect(problems[0]).toMatch(/--socket.*unix socket path/);
   });
+
+  describe('runtimes and default-runtime', () => {
+    it('adds handlers beside the built-in runc and picks the default among them', () => {
+      const cfg = resolveDaemonConfig(parseDaemonJson(JSON.stringify({
+        'default-runtime': 'crun',
+        runtimes: { crun: { path: '/usr/bin/crun', 'runtime-args': ['--debug'] }, 'kata-runtime': { path: 'kata' } },
+      })));
+      expect(cfg.defaultRuntime).toBe('crun');
+      expect(cfg.runtimes).toEqual({
+        runc: { path: 'runc', runtimeArgs: [] },
+        crun: { path: '/usr/bin/crun', runtimeArgs: ['--debug'] },
+        'kata-runtime': { path: 'kata', runtimeArgs: [] },
+      });
+    });
+
+    it('lets the file redefine runc', () => {
+      const cfg = resolveDaemonConfig(parseDaemonJson(JSON.stringify({ runtimes: { runc: { path: '/opt/runc/bin/runc' } } })));
+      expect(cfg.runtimes.runc).toEqual({ path: '/opt/runc/bin/runc', runtimeArgs: [] });
+      expect(cfg.defaultRuntime).toBe('runc');
+    });
+
+    it('reports each bad entry, one line each', () => {
+      const problems = problemsOf(() => parseDaemonJson(JSON.stringify({
+        runtimes: {
+          Crun: { path: '/usr/bin/crun' },
+          nopath: { 'runtime-args': [] },
+          rel: { path: 'bin/crun' },
+          args: { path: 'crun', 'runtime-args': '--debug' },
+          extra: { path: 'crun', runtime_type: 'io.containerd.runc.v2' },
+          scalar: 'crun',
+        },
+      })));
+      expect(problems).toEqual([
+        '"runtimes.Crun": a runtime name is lower-case letters, digits and \'-\' (a DNS label)',
+        '"runtimes.nopath": "path" is required',
+        '"runtimes.rel.path": path must be absolute, got "bin/crun"',
+        '"runtimes.args.runtime-args": expected an array of strings, got string',
+        '"runtimes.extra.runtime_type": unknown option (known: path, runtime-args)',
+        '"runtimes.scalar": expected an object with "path", got string',
+      ]);
+      expect(problemsOf(() => parseDaemonJson('{"runtimes": ["runc"]}'))).toEqual([
+        '"runtimes": expected an object of runtime name to { "path", "runtime-args" }, got array',
+      ]);
+    });
+
+    it('rejects a default-runtime that names no configured runtime', () => {
+      expect(problemsOf(() => resolveDaemonConfig(parseDaemonJson('{"default-runtime": "crun"}')))).toEqual([
+        '"default-runtime": "crun" is not in "runtimes" (known: runc)',
+      ]);
+    });
+  });
 });

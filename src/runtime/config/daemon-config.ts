@@ -25,6 +25,14 @@ export interface NriConfig {
   disableConnections: boolean;
 }
 
+/** One entry of daemon.json's `runtimes`: a runc-compatible CLI (runc, crun). */
+export interface RuntimeHandlerConfig {
+  /** The binary: an absolute path, or a name looked up on PATH. */
+  path: string;
+  /** Global options put before every command of this runtime (and passed through conmon). */
+  runtimeArgs: string[];
+}
+
 export interface DaemonConfig {
   root: string;
   state: string;
@@ -42,7 +50,10 @@ export interface DaemonConfig {
   logLevel: LogLevel;
   logDriver: 'stdout' | 'file';
   logOpts: LogOpts;
+  /** The handler pods with runtime_handler "" run on; a key of `runtimes`. */
   defaultRuntime: string;
+  /** Runtime handlers by name; "runc" (the runc on PATH) is there unless the file redefines it. */
+  runtimes: Record<string, RuntimeHandlerConfig>;
   cgroupManager: 'cgroupfs' | 'systemd';
   nri: NriConfig;
   pidfile: string;
@@ -70,7 +81,7 @@ export function defaultDaemonConfig(): DaemonConfig {
     enableCriV1: true,
     registryMirrors: [],
     insecureRegistries: [],
-    // Built locally at first need (assets/pause/pause.c), so offline nodes work.
+    // Made locally at first need from the shipped pause binary (build/pause/pause), so offline nodes work.
     podSandboxImage: 'isulats/pause:3.9',
     networkPlugin: 'cni',
     cniBinDirs: ['/opt/cni/bin', '/usr/lib/cni'],
@@ -80,6 +91,7 @@ export function defaultDaemonConfig(): DaemonConfig {
     logDriver: 'stdout',
     logOpts: {},
     defaultRuntime: 'runc',
+    runtimes: { runc: { path: 'runc', runtimeArgs: [] } },
     cgroupManager: 'cgroupfs',
     nri: {
       support: false,
@@ -231,6 +243,39 @@ function logOpts(value: unknown, key: string, problems: Problems): LogOpts | und
   return out;
 }
 
+/** A CRI runtime_handler name, as kubelet's RuntimeClass handler is (a DNS label). */
+const HANDLER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** `runtimes`: { name: { path, runtime-args? } }, as in iSulad's and containerd's configurations. */
+function runtimes(value: unknown, key: string, problems: Problems): Record<string, RuntimeHandlerConfig> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push(`"${key}": expected an object of runtime name to { "path", "runtime-args" }, got ${typeName(value)}`);
+    return undefined;
+  }
+  const before = problems.length;
+  const out: Record<string, RuntimeHandlerConfig> = {};
+  for (const [name, entry] of Object.entries(value)) {
+    const sub = `${key}.${name}`;
+    if (!HANDLER_NAME.test(name)) {
+      problems.push(`"${sub}": a runtime name is lower-case letters, digits and '-' (a DNS label)`);
+      continue;
+    }
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      problems.push(`"${sub}": expected an object with "path", got ${typeName(entry)}`);
+      continue;
+    }
+    const handler: RuntimeHandlerConfig = { path: '', runtimeArgs: [] };
+    for (const [k, v] of Object.entries(entry)) {
+      if (k === 'path') handler.path = (typeof v === 'string' && v.includes('/') ? absPath(v, `${sub}.path`, problems) : nonEmptyString(v, `${sub}.path`, problems)) ?? '';
+      else if (k === 'runtime-args') handler.runtimeArgs = stringList(v, `${sub}.runtime-args`, problems) ?? [];
+      else problems.push(`"${sub}.${k}": unknown option (known: path, runtime-args)`);
+    }
+    if (!('path' in entry)) problems.push(`"${sub}": "path" is required`);
+    out[name] = handler;
+  }
+  return problems.length === before ? out : undefined;
+}
+
 const nri = (field: keyof NriConfig, parse: (v: unknown, k: string, p: Problems) => unknown): Setter =>
   (out, v, k, p) => {
     const parsed = parse(v, k, p);
@@ -276,6 +321,7 @@ const KEYS: Record<string, Setter> = {
   'log-driver': set('logDriver', (v, k, p) => oneOf(v, k, ['stdout', 'file'] as const, p)),
   'log-opts': set('logOpts', logOpts),
   'default-runtime': set('defaultRuntime', nonEmptyString),
+  runtimes: set('runtimes', runtimes),
   'cgroup-manager': set('cgroupManager', (v, k, p) => oneOf(v, k, ['cgroupfs', 'systemd'] as const, p)),
   'nri-support': nri('support', bool),
   'nri-socket': nri('socket', absPath),
@@ -319,7 +365,17 @@ function suggest(key: string): string {
 /** defaults < file < flags. Flag values are validated like file values. */
 export function resolveDaemonConfig(file: DaemonFileConfig, flags: DaemonFlags = {}): DaemonConfig {
   const base = defaultDaemonConfig();
-  const merged: DaemonConfig = { ...base, ...file, nri: { ...base.nri, ...file.nri }, logOpts: { ...base.logOpts, ...file.logOpts } };
+  const merged: DaemonConfig = {
+    ...base,
+    ...file,
+    nri: { ...base.nri, ...file.nri },
+    logOpts: { ...base.logOpts, ...file.logOpts },
+    runtimes: { ...base.runtimes, ...file.runtimes },
+  };
+  if (!merged.runtimes[merged.defaultRuntime]) {
+    const known = Object.keys(merged.runtimes).join(', ');
+    throw new DaemonConfigError('daemon.json', [`"default-runtime": "${merged.defaultRuntime}" is not in "runtimes" (known: ${known})`]);
+  }
   const problems: Problems = [];
   if (flags.socket !== undefined) {
     const unix = normalizeHost(flags.socket, '--socket', problems);

@@ -16,12 +16,17 @@ export interface EngineOptions {
   registryMirrors?: string[];
   insecureRegistries?: string[];
   authFile?: string;
+  /** The runc binary of the built-in "runc" handler (unless `runtimes` redefines "runc"). */
   runcPath?: string;
+  /** Runtime handlers (runc-compatible CLIs) beside the built-in "runc", by RunPodSandbox's runtime_handler. */
+  runtimes?: Record<string, { path: string; runtimeArgs?: string[] }>;
+  /** The handler of pods with runtime_handler "" (default "runc"). */
+  defaultRuntime?: string;
   conmonPath?: string;
   /** Max bytes of a container log file before conmon truncates it (0: no cap). */
   logSizeMax?: number;
-  /** Where isulats finds pause.c to build the default pause image. */
-  pauseSourcePath?: string;
+  /** The static pause binary the default pause image is made of (default: build/pause/pause of the install). */
+  pauseBinaryPath?: string;
   /** NRI (node resource interface); off when unset or not enabled. */
   nri?: NriEngineOptions;
   warn?: (message: string) => void;

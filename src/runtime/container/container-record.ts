@@ -32,6 +32,8 @@ export interface ContainerRecord {
   stopSignal: string;
   /** uid/gid the process runs as (ContainerStatus.user). */
   user: { uid: number; gid: number; supplementalGroups: number[] };
+  /** The runtime handler its pod resolved to, copied at create (absent in older records: the default). */
+  runtimeHandler?: string;
 }
 
 /** What the monitor recorded about an exit; undefined when the monitor died without recording one. */

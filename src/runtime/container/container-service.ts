@@ -11,7 +11,7 @@ import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } f
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
-import type { OciProcess, OciState } from '../oci/oci-runtime.js';
+import type { OciProcess, OciRuntime, OciState } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
@@ -45,6 +45,11 @@ function signalName(v: cri.ContainerConfigIn['stopSignal']): string {
 
 export class ContainerService {
   constructor(private readonly ctx: EngineContext) {}
+
+  /** The runtime of the container's pod, resolved when the pod was made (older records name none: the default). */
+  private oci(record: ContainerRecord): OciRuntime {
+    return this.ctx.runtimes.get(record.runtimeHandler ?? '');
+  }
 
   // ---- create / start ----
 
@@ -97,6 +102,7 @@ export class ContainerService {
         cgroupsPath: cgroupsPathFor(ctx, sandbox.cgroupParent, id),
         stopSignal: signalName(config.stopSignal) || image.config.config?.StopSignal || 'SIGTERM',
         user: { uid: 0, gid: 0, supplementalGroups: [] },
+        runtimeHandler: sandbox.runtime ?? sandbox.runtimeHandler,
       };
       await ctx.containers.create(record);
       undo.push('remove record', () => ctx.containers.remove(id));
@@ -179,7 +185,7 @@ export class ContainerService {
         });
         runtimeFailpoint('start-after-runc-start');
       } catch (error) {
-        await this.ctx.oci.delete(id, true).catch(() => undefined);
+        await this.oci(record).delete(id, true).catch(() => undefined);
         await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message });
         // Plugins that saw StartContainer hear the container stop (containerd does the same).
         if (nriStarted) await this.ctx.nri?.stopContainer(id);
@@ -200,7 +206,7 @@ export class ContainerService {
    * rather than made twice. `beforeStart` runs between the two (the process and cgroup exist).
    */
   private async launch(r: ContainerRecord, beforeStart?: (pid: number) => Promise<void>): Promise<number> {
-    const left = await this.runcState(r.id);
+    const left = await this.runcState(r);
     if (left && left.status !== 'stopped' && left.status !== 'created') return left.pid;
     let pid: number;
     // Left created without its conmon (killed with the engine): nobody would keep its stdio, log or
@@ -208,9 +214,9 @@ export class ContainerService {
     if (left?.status === 'created' && (await monitorAlive(r.bundle))) {
       pid = left.pid;
     } else {
-      if (left) await this.ctx.oci.delete(r.id, true);
+      if (left) await this.oci(r).delete(r.id, true);
       await removeExitFile(this.ctx.paths.exitDir, r.id);
-      ({ pid } = await this.ctx.oci.create({
+      ({ pid } = await this.oci(r).create({
         id: r.id,
         bundle: r.bundle,
         name: r.name,
@@ -224,14 +230,15 @@ export class ContainerService {
     }
     runtimeFailpoint('start-after-conmon');
     await beforeStart?.(pid);
-    await this.ctx.oci.start(r.id);
+    await this.oci(r).start(r.id);
     return pid;
   }
 
   /** runc's view of the container, without a process when runc has never heard of it. */
-  private async runcState(id: string): Promise<OciState | undefined> {
-    if (!(await this.ctx.oci.known(id))) return undefined;
-    return this.ctx.oci.state(id).catch(() => undefined);
+  private async runcState(r: ContainerRecord): Promise<OciState | undefined> {
+    const oci = this.oci(r);
+    if (!(await oci.known(r.id))) return undefined;
+    return oci.state(r.id).catch(() => undefined);
   }
 
   // ---- state observation ----
@@ -245,7 +252,7 @@ export class ContainerService {
   /** The record with an exit observed from conmon written back (EXITED, code, reason). */
   async refresh(record: ContainerRecord): Promise<ContainerRecord> {
     if (record.state !== 'CONTAINER_RUNNING') return record;
-    const exit = await this.ctx.oci.exitInfo(record.id, record.bundle);
+    const exit = await this.oci(record).exitInfo(record.id, record.bundle);
     if (!exit) {
       // conmon gone without an exit file (killed): the container cannot be reached any more.
       const conmonPid = Number.parseInt(await readFile(join(record.bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
@@ -284,8 +291,8 @@ export class ContainerService {
     if (record.state === 'CONTAINER_CREATED') {
       // Never started: record it as exited. Only a StartContainer killed midway leaves a created
       // init (blocked on runc's exec fifo) to kill first.
-      if (await this.runcState(id)) {
-        await this.ctx.oci.kill(id, 'KILL').catch(() => undefined);
+      if (await this.runcState(record)) {
+        await this.oci(record).kill(id, 'KILL').catch(() => undefined);
         await this.waitExit(id, 5_000);
       }
       const exited = await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
@@ -293,10 +300,10 @@ export class ContainerService {
       return;
     }
     if (timeoutSec > 0) {
-      await this.ctx.oci.kill(id, record.stopSignal || 'SIGTERM');
+      await this.oci(record).kill(id, record.stopSignal || 'SIGTERM');
       if (await this.waitExit(id, timeoutSec * 1000)) return this.markStopped(id);
     }
-    await this.ctx.oci.kill(id, 'KILL', true);
+    await this.oci(record).kill(id, 'KILL', true);
     if (!(await this.waitExit(id, 10_000))) throw new IsulatsError('deadline-exceeded', `container ${id} did not exit after SIGKILL`);
     await this.markStopped(id);
   }
@@ -311,11 +318,11 @@ export class ContainerService {
     const deadline = Date.now() + ms;
     const record = await this.ctx.containers.mustGet(id);
     for (;;) {
-      if (await this.ctx.oci.exitInfo(id, record.bundle)) return true;
-      const state = await this.ctx.oci.state(id).catch(() => undefined);
+      if (await this.oci(record).exitInfo(id, record.bundle)) return true;
+      const state = await this.oci(record).state(id).catch(() => undefined);
       if (!state || state.status === 'stopped') {
         // conmon writes the exit file just after reaping; give it a moment.
-        for (let i = 0; i < 20 && !(await this.ctx.oci.exitInfo(id, record.bundle)); i++) await sleep(50);
+        for (let i = 0; i < 20 && !(await this.oci(record).exitInfo(id, record.bundle)); i++) await sleep(50);
         return true;
       }
       if (Date.now() >= deadline) return false;
@@ -342,8 +349,8 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
-      if (await this.ctx.oci.known(id)) await this.ctx.oci.delete(id, true);
-      await this.ctx.oci.release(id);
+      if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
+      await this.oci(r).release(id);
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
@@ -370,9 +377,9 @@ export class ContainerService {
 
   /** Undoes a CreateContainer whose process died midway (recovery at open). */
   async cleanupAbandoned(record: ContainerRecord): Promise<void> {
-    await this.ctx.oci.kill(record.id, 'KILL', true).catch(() => undefined);
-    await this.ctx.oci.delete(record.id, true).catch(() => undefined);
-    await this.ctx.oci.release(record.id).catch(() => undefined);
+    await this.oci(record).kill(record.id, 'KILL', true).catch(() => undefined);
+    await this.oci(record).delete(record.id, true).catch(() => undefined);
+    await this.oci(record).release(record.id).catch(() => undefined);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
     await this.ctx.containerNames.release(record.name, record.id);
@@ -431,20 +438,20 @@ export class ContainerService {
   async execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse> {
     const { record, proc } = await this.execProcess(req.containerId ?? '', req.cmd, false);
     const timeoutSec = toInt(req.timeout);
-    const result = await this.ctx.oci.exec(record.id, proc, { timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined, maxOutput: EXEC_SYNC_MAX_OUTPUT });
+    const result = await this.oci(record).exec(record.id, proc, { timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined, maxOutput: EXEC_SYNC_MAX_OUTPUT });
     if (result.timedOut) throw new IsulatsError('deadline-exceeded', `command ${JSON.stringify(req.cmd)} timed out after ${timeoutSec}s`);
     return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
   }
 
   async execStream(req: cri.ExecRequestIn, io: StreamIO): Promise<number> {
     const { record, proc } = await this.execProcess(req.containerId ?? '', req.cmd, !!req.tty);
-    return this.ctx.oci.execStream(record.id, proc, io);
+    return this.oci(record).execStream(record.id, proc, io);
   }
 
   async attachStream(req: cri.AttachRequestIn, io: StreamIO): Promise<number> {
     const record = await this.get(req.containerId);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
-    await this.ctx.oci.attach(record.id, record.bundle, io);
+    await this.oci(record).attach(record.id, record.bundle, io);
     // The attach socket closes when the process ends, a moment before conmon writes
     // the exit file: wait for it (bounded; a client that detached leaves it running).
     await this.waitExit(record.id, 2_000);
@@ -456,7 +463,7 @@ export class ContainerService {
   async reopenLog(req: cri.ReopenContainerLogRequestIn): Promise<cri.ReopenContainerLogResponse> {
     const record = await this.get(req.containerId);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
-    await this.ctx.oci.reopenLog(record.bundle);
+    await this.oci(record).reopenLog(record.bundle);
     // conmon reopens asynchronously; kubelet's log rotation (and critest) expect the new file
     // to exist once the call returns.
     if (record.logPath) {
@@ -568,7 +575,7 @@ export class ContainerService {
   async kill(idOrPrefix: string, signal: string | number): Promise<void> {
     const record = await this.get(idOrPrefix);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
-    await this.ctx.oci.kill(record.id, signal);
+    await this.oci(record).kill(record.id, signal);
   }
 
   /** Waits until the container exits; returns its exit code. */
@@ -584,18 +591,18 @@ export class ContainerService {
   async top(idOrPrefix: string): Promise<number[]> {
     const record = await this.get(idOrPrefix);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
-    return this.ctx.oci.pids(record.id);
+    return this.oci(record).pids(record.id);
   }
 
   async pause(idOrPrefix: string): Promise<void> {
     const record = await this.get(idOrPrefix);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running`);
-    await this.ctx.oci.pause(record.id);
+    await this.oci(record).pause(record.id);
   }
 
   async unpause(idOrPrefix: string): Promise<void> {
     const record = await this.get(idOrPrefix);
-    await this.ctx.oci.resume(record.id);
+    await this.oci(record).resume(record.id);
   }
 
   /** Stops the container if running, then runs it again from the same bundle (a new process, same log). */
@@ -604,7 +611,7 @@ export class ContainerService {
     if (record.state === 'CONTAINER_RUNNING') await this.stopById(record.id, timeoutSec);
     await this.ctx.containers.withLock(record.id, async () => {
       const r = await this.ctx.containers.mustGet(record.id);
-      await this.ctx.oci.delete(r.id, true);
+      await this.oci(r).delete(r.id, true);
       await this.ctx.snapshots.mount(r.id);
       const pid = await this.launch(r);
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });

@@ -8,7 +8,8 @@ import type { LinuxResourcesUpdate } from '../oci/cgroups.js';
 import type { ContainerRecord } from './container-record.js';
 
 export async function applyResourceUpdate(ctx: EngineContext, record: ContainerRecord, update: LinuxResourcesUpdate): Promise<void> {
-  if (await ctx.oci.known(record.id)) return ctx.oci.update(record.id, record.cgroupsPath, update);
+  const oci = ctx.runtimes.get(record.runtimeHandler ?? '');
+  if (await oci.known(record.id)) return oci.update(record.id, record.cgroupsPath, update);
   const file = join(record.bundle, 'config.json');
   const spec = JSON.parse(await readFile(file, 'utf8')) as { linux?: { resources?: Record<string, unknown> } };
   spec.linux = { ...spec.linux, resources: mergeResources(spec.linux?.resources ?? {}, update) };

@@ -20,6 +20,8 @@ export interface ConmonExecOptions {
   conmon: string;
   runcPath: string;
   runcRoot: string;
+  /** The handler's global options, before --root. */
+  runtimeArgs?: string[];
   /** Short dir for the session's attach socket link. */
   socketDir: string;
   /** Parent of the per-session dirs (bundle, exit file, spec). */
@@ -95,6 +97,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     '--log-level', 'error',
     '-e', '--exec-process-spec', specFile,
     '--exec-attach',
+    ...(o.runtimeArgs ?? []).flatMap((a) => ['--runtime-arg', a]),
     '--runtime-arg', '--root',
     '--runtime-arg', o.runcRoot,
   ];

@@ -1,4 +1,5 @@
-// OciRuntime on runc, with Debian's conmon (2.1.6) as the per-container
+// OciRuntime on runc (or any runc-compatible CLI: crun takes the same commands
+// and flags), with Debian's conmon (2.1.6) as the per-container
 // monitor: conmon double-forks away from the caller, holds the container's
 // stdio, writes CRI-format logs and records the exit code, so containers
 // outlive the CLI process that created them. The pause container runs under
@@ -29,6 +30,8 @@ export interface RuncConmonOptions {
   /** conmon's --socket-dir-path (short: attach sockets are reached through it). */
   socketDir: string;
   runcPath?: string;
+  /** Global options of this runtime, put before --root on every call. */
+  runtimeArgs?: string[];
   conmonPath?: string;
   systemdCgroup?: boolean;
   cgroups?: CgroupReader;
@@ -48,7 +51,7 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   private base(): string[] {
-    const args = ['--root', this.opts.runcRoot];
+    const args = [...(this.opts.runtimeArgs ?? []), '--root', this.opts.runcRoot];
     if (this.opts.systemdCgroup) args.push('--systemd-cgroup');
     return args;
   }
@@ -71,6 +74,7 @@ export class RuncConmonRuntime implements OciRuntime {
       '--persist-dir', join(o.bundle, 'persist'),
       '--socket-dir-path', this.opts.socketDir,
       '--log-level', 'error',
+      ...(this.opts.runtimeArgs ?? []).flatMap((a) => ['--runtime-arg', a]),
       '--runtime-arg', '--root',
       '--runtime-arg', this.opts.runcRoot,
     ];
@@ -197,6 +201,7 @@ export class RuncConmonRuntime implements OciRuntime {
         conmon: this.conmon,
         runcPath: await this.runcPath(),
         runcRoot: this.opts.runcRoot,
+        runtimeArgs: this.opts.runtimeArgs,
         socketDir: this.opts.socketDir,
         sessionsDir: join(this.opts.exitDir, '..', 'exec'),
         containerId: id,

@@ -18,12 +18,14 @@ export async function reconcileCreatedContainers(ctx: EngineContext): Promise<vo
     // runc has no container before StartContainer runs (the usual created container), and keeps
     // exec.fifo until `runc start` (a StartContainer killed between conmon and `runc start`, which
     // the next StartContainer finishes).
-    if (!(await ctx.oci.known(r.id)) || (await exists(join(ctx.paths.runcRoot, r.id, 'exec.fifo')))) continue;
+    // A record whose handler left the configuration is left alone (its calls report the handler).
+    const handler = ctx.runtimes.find(r.runtimeHandler ?? '');
+    if (!handler || !(await handler.runtime.known(r.id)) || (await exists(join(handler.root, r.id, 'exec.fifo')))) continue;
     // Under the record's lock: StartContainer holds it from `runc start` to its record write.
     await ctx.containers.withLock(r.id, async () => {
       const current = await ctx.containers.get(r.id);
       if (!current || current.state !== 'CONTAINER_CREATED' || current.creating) return;
-      const state = await ctx.oci.state(r.id).catch(() => undefined);
+      const state = await handler.runtime.state(r.id).catch(() => undefined);
       if (state?.status === 'created') return;
       if (state) {
         const running: ContainerRecord = { ...current, state: 'CONTAINER_RUNNING', startedAt: nowNs() };

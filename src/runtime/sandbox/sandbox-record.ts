@@ -27,5 +27,8 @@ export interface SandboxRecord {
   cgroupParent: string;
   cgroupsPath: string;
   pauseImageId: string;
+  /** RunPodSandbox's runtime_handler as asked ("" for the default), reported back in status. */
   runtimeHandler: string;
+  /** The handler it resolved to at creation, so a later change of default-runtime does not move the pod (absent in older records: the default). */
+  runtime?: string;
 }

@@ -14,6 +14,7 @@ import { podIps } from '../network/cni-result.js';
 import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
 import type { SandboxRecord } from './sandbox-record.js';
+import type { OciRuntime } from '../oci/oci-runtime.js';
 import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
 import { podHostname, type PodHostname } from './pod-hostname.js';
@@ -85,6 +86,11 @@ function portMappings(config: cri.PodSandboxConfigIn): Array<Record<string, unkn
 export class SandboxService {
   constructor(private readonly ctx: EngineContext, private readonly pods: PodContainers) {}
 
+  /** The runtime the pod runs on: its handler's, chosen at RunPodSandbox. */
+  private oci(record: SandboxRecord): OciRuntime {
+    return this.ctx.runtimes.get(record.runtime ?? record.runtimeHandler);
+  }
+
   async run(req: cri.RunPodSandboxRequestIn): Promise<cri.RunPodSandboxResponse> {
     const config = storable(req.config ?? {});
     const meta = config.metadata;
@@ -92,10 +98,10 @@ export class SandboxService {
     checkPortMappings(config);
     // Read before anything is acquired: a bad profile then costs nothing to undo.
     const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
-    // Only runc is driven (Status lists the default handler ""); a RuntimeClass naming another
-    // handler must fail, as in containerd, not silently run on runc.
+    // A RuntimeClass naming a handler that is not configured must fail, as in containerd, not
+    // silently run on the default runtime.
     const handler = req.runtimeHandler ?? '';
-    if (handler !== '' && handler !== 'runc') throw invalidArgument(`no runtime for "${handler}" is configured`);
+    if (!this.ctx.runtimes.has(handler)) throw invalidArgument(`no runtime for "${handler}" is configured`);
     checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
     checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
     const hostname = podHostname(config, sandboxNamespaceModes(config).network === 'NODE');
@@ -104,7 +110,7 @@ export class SandboxService {
     const undo = new Undo();
     try {
       // Record (marked creating) before the name: recovery can then release a name whose creator died.
-      const record = this.newRecord(id, config, hostname.name);
+      const record = this.newRecord(id, config, hostname.name, handler);
       await this.createRecord(record, undo);
       runtimeFailpoint('runp-after-record');
       await this.ctx.sandboxNames.reserve(record.name, id);
@@ -139,7 +145,7 @@ export class SandboxService {
     }
   }
 
-  private newRecord(id: string, config: cri.PodSandboxConfigIn, hostname: string): SandboxRecord {
+  private newRecord(id: string, config: cri.PodSandboxConfigIn, hostname: string, runtimeHandler: string): SandboxRecord {
     const name = sandboxName(config.metadata!);
     const namespaces = sandboxNamespaceModes(config);
     const parent = config.linux?.cgroupParent || this.ctx.options.cgroupParent || DEFAULT_CGROUP_PARENT;
@@ -157,7 +163,8 @@ export class SandboxService {
       cgroupParent: parent,
       cgroupsPath: cgroupsPathFor(this.ctx, parent, id),
       pauseImageId: '',
-      runtimeHandler: '',
+      runtimeHandler,
+      runtime: this.ctx.runtimes.entry(runtimeHandler).name,
     };
   }
 
@@ -221,8 +228,9 @@ export class SandboxService {
       warn: this.ctx.warn,
     });
     await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
-    undo.push('delete pause container', () => this.ctx.oci.delete(record.id, true));
-    const { pid } = await this.ctx.oci.create({ id: record.id, bundle, tty: false, stdin: false, stdinOnce: false, monitor: false });
+    const oci = this.oci(record);
+    undo.push('delete pause container', () => oci.delete(record.id, true));
+    const { pid } = await oci.create({ id: record.id, bundle, tty: false, stdin: false, stdinOnce: false, monitor: false });
     record.pid = pid;
   }
 
@@ -263,9 +271,10 @@ export class SandboxService {
       }
     };
     if (costly) await step('stop pause', async () => {
-      const state = await this.ctx.oci.state(record.id);
-      if (state && state.status !== 'stopped') await this.ctx.oci.kill(record.id, 'KILL', true);
-      await this.ctx.oci.delete(record.id, true);
+      const oci = this.oci(record);
+      const state = await oci.state(record.id);
+      if (state && state.status !== 'stopped') await oci.kill(record.id, 'KILL', true);
+      await oci.delete(record.id, true);
     });
     runtimeFailpoint(`${op}-after-pause-delete`);
     if (record.netnsPath) {
@@ -321,7 +330,7 @@ export class SandboxService {
    */
   private async releaseAbandoned(record: SandboxRecord): Promise<void> {
     const netnsPath = join(this.ctx.paths.netnsDir, record.id);
-    await this.ctx.oci.delete(record.id, true).catch(() => undefined);
+    await Promise.resolve().then(() => this.oci(record).delete(record.id, true)).catch(() => undefined);
     await this.ctx.cni.del(record.id, netnsPath, cniArgs(record)).catch(() => undefined);
     await removeNetns(netnsPath).catch(() => undefined);
     await unmountPodShm(join(this.ctx.sandboxes.objectDir(record.id), 'shm'));
