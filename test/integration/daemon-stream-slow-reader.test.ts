@@ -2,7 +2,8 @@
 // process wrote reaches the client before the exit status, and the daemon does not hold the
 // output meanwhile (the process waits on a full pipe). Clients: client-go's remotecommand over
 // SPDY and WebSocket (test/go-cri-client), a raw WebSocket client on the older channel
-// protocols, and our own CLI; also TTY exec and attach, which read conmon's attach socket; each pipes into a reader that takes one byte, then pauses.
+// protocols, and our own CLI, and TTY exec and attach (conmon's attach socket); each pipes into
+// a reader that takes one byte, then pauses.
 import { readFile, writeFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
