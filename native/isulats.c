@@ -933,7 +933,7 @@ static napi_value js_spawn_piped(napi_env env, napi_callback_info info) {
 // from a thread of its own so that reading can stop while the client is slow: conmon's writes then
 // block and the container's output waits in its pipe or terminal, not in our memory. The thread
 // connects, reports {fd, ctlFd}, then reads one message at a time and hands each over. JavaScript
-// owns the socket (it writes stdin with fs.write: one write, one message; shuts it down; closes it
+// owns the socket, nonblocking (it writes stdin: one write, one message; shuts it down; closes it
 // after the end is reported) and the write end of a control pipe: 'p' pauses reading, 'r' resumes,
 // closing it stops the thread. The thread never closes the socket.
 
@@ -972,6 +972,8 @@ static void *seq_thread(void *arg) {
   else strcpy(addr.sun_path, job->path);
   if (!err && (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0) err = errno;
   if (!err && connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) err = errno;
+  // Nonblocking once connected: JavaScript's writes must never wait on the event loop.
+  if (!err && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) err = errno;
   if (!err && pipe2(ctl, O_CLOEXEC) < 0) err = errno;
   if (err) {
     close_fd(&fd);
@@ -1003,7 +1005,7 @@ static void *seq_thread(void *arg) {
     }
     if (!fds[1].revents) continue;
     ssize_t n = recv(fd, buf, 65536, 0);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (n < 0) end_err = errno;
     if (n <= 0) break;
     if (seq_send(tsfn, 1, 0, -1, -1, buf, (size_t)n) < 0) break;

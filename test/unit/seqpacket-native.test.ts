@@ -1,8 +1,8 @@
 // The addon's SOCK_SEQPACKET reader (attach sockets) against a real SEQPACKET server
 // (node-unix-socket's): message boundaries both ways, nothing read while paused, the half-close,
 // the end, and a connect that fails.
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SeqpacketServer, SeqpacketSocket } from 'node-unix-socket';
@@ -99,6 +99,41 @@ describe('NativeSeqpacketSocket', () => {
     sock.destroy();
     await closed;
     await remoteEnded;
+  });
+
+  it('queues what a peer that is not reading cannot take yet, then writes it all, then half-closes', async () => {
+    // A server that sleeps before reading (node-unix-socket's always reads): our nonblocking
+    // writes meet a full socket (EAGAIN) and must neither block nor lose a message.
+    const path = join(dir, 'd');
+    const server = `import socket, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET); s.bind(${JSON.stringify(path)}); s.listen(1)
+print('ready', flush=True)
+c, _ = s.accept(); time.sleep(0.5); n = total = 0
+while True:
+    m = c.recv(65536)
+    if not m: break
+    n += 1; total += len(m)
+print(n, total, flush=True)`;
+    const py = spawn('python3', ['-c', server], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    py.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    for (let i = 0; i < 100 && !out.includes('ready'); i++) await sleep(20);
+    const exited = new Promise<void>((r) => py.on('exit', () => r()));
+    const sock = await connect(path);
+    let written = 0;
+    const started = Date.now();
+    for (let i = 0; i < 2000; i++) sock.write(Buffer.alloc(8192, 1), 0, 8192, () => written++);
+    // Back on the event loop at once, with most of it still queued, and no libuv thread waits on
+    // the socket: file system calls still go through meanwhile.
+    expect(Date.now() - started).toBeLessThan(400);
+    const statStarted = Date.now();
+    await stat(dir);
+    expect(Date.now() - statStarted).toBeLessThan(200);
+    sock.end();
+    await exited;
+    expect(out.trim().split('\n').pop()).toBe(`2000 ${2000 * 8192}`);
+    expect(written).toBe(2000);
+    sock.destroy();
   });
 
   it('reports a connect that fails with its code', async () => {

@@ -2,17 +2,21 @@
 // SeqpacketSocket plus pause() and resume(): while paused, nothing is read from the socket, so
 // the peer (conmon) blocks instead of our memory filling up with what a slow client cannot take.
 import { EventEmitter } from 'node:events';
-import { close, write, writeSync } from 'node:fs';
+import { close, writeSync } from 'node:fs';
 import { getSystemErrorName } from 'node:util';
 import { hasSeqpacketReader, seqpacketReader, shutdownSocket } from '../native.js';
 
 export { hasSeqpacketReader };
 
+const RETRY_MS = 10;
+
 export class NativeSeqpacketSocket extends EventEmitter {
   private fd = -1;
   private ctlFd = -1;
-  /** fs.write calls in flight: the socket is closed only after they are done. */
-  private writing = 0;
+  /** Messages the socket could not take yet (it is nonblocking), retried on a timer. */
+  private queue: { data: Buffer; cb?: () => void }[] = [];
+  private retry: NodeJS.Timeout | undefined;
+  private endPending = false;
   private ended = false;
   private destroyed = false;
   private closed = false;
@@ -41,24 +45,14 @@ export class NativeSeqpacketSocket extends EventEmitter {
   /** One write, one message (the caller keeps messages within what the peer reads at once). */
   write(buf: Buffer, offset = 0, length = buf.length - offset, cb?: () => void): void {
     if (this.fd < 0 || this.destroyed || this.ended) return;
-    this.writing++;
-    write(this.fd, buf, offset, length, null, (error) => {
-      this.writing--;
-      if (error && !this.destroyed) this.emit('error', error);
-      cb?.();
-      this.closeSocket();
-    });
+    this.queue.push({ data: buf.subarray(offset, offset + length), cb });
+    this.flush();
   }
 
-  /** Closes our write side (conmon then closes the container's stdin). */
+  /** Closes our write side (conmon then closes the container's stdin), once the queue is written. */
   end(cb?: () => void): void {
-    if (this.fd >= 0 && !this.ended) {
-      try {
-        shutdownSocket(this.fd, 1);
-      } catch {
-        // already gone: the end follows
-      }
-    }
+    this.endPending = true;
+    this.flush();
     cb?.();
   }
 
@@ -92,8 +86,43 @@ export class NativeSeqpacketSocket extends EventEmitter {
     this.ctlFd = -1;
   }
 
+  /** Writes what the socket takes now; the rest waits for a retry (conmon is busy or blocked). */
+  private flush(): void {
+    if (this.retry || this.fd < 0) return;
+    while (this.queue.length > 0) {
+      const { data, cb } = this.queue[0]!;
+      try {
+        writeSync(this.fd, data);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+          this.retry = setTimeout(() => {
+            this.retry = undefined;
+            this.flush();
+          }, RETRY_MS);
+          return;
+        }
+        this.queue = [];
+        if (!this.destroyed) this.emit('error', error);
+        return;
+      }
+      this.queue.shift();
+      cb?.();
+    }
+    if (this.endPending && !this.ended) {
+      this.endPending = false;
+      try {
+        shutdownSocket(this.fd, 1);
+      } catch {
+        // already gone: the end follows
+      }
+    }
+  }
+
   private closeSocket(): void {
-    if (!this.ended || this.writing > 0 || this.fd < 0) return;
+    if (!this.ended || this.fd < 0) return;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    this.queue = [];
     close(this.fd, () => undefined);
     this.fd = -1;
     if (!this.closed) {
