@@ -3,7 +3,8 @@
 // throws an Error carrying `code` (e.g. "EPERM") and `errno`, like Node's fs.
 // Two bindings are asynchronous: runProcess, run-to-completion child processes started by
 // posix_spawn from a thread of their own (see the comment above js_run_process), and
-// spawnDetached, the same for processes that outlive their start (runc run -d, conmon).
+// spawnDetached, the same for processes that outlive their start (runc run -d, conmon); and
+// seqpacketReader, conmon's attach socket read from a thread that can pause (see its comment).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -926,6 +928,158 @@ static napi_value js_spawn_piped(napi_env env, napi_callback_info info) {
   return start_spawn(env, argv, argv[4], false, true, "isulats.spawnPiped");
 }
 
+//
+// seqpacketReader: conmon's attach socket (AF_UNIX, SOCK_SEQPACKET), which Node cannot open, read
+// from a thread of its own so that reading can stop while the client is slow: conmon's writes then
+// block and the container's output waits in its pipe or terminal, not in our memory. The thread
+// connects, reports {fd, ctlFd}, then reads one message at a time and hands each over. JavaScript
+// owns the socket, nonblocking (it writes stdin: one write, one message; shuts it down; closes it
+// after the end is reported) and the write end of a control pipe: 'p' pauses reading, 'r' resumes,
+// closing it stops the thread. The thread never closes the socket.
+
+#define SEQ_QUEUE 16  // messages handed over and not yet delivered; the thread waits beyond that
+
+struct seq_msg {
+  int kind;  // 0: connected (or not: err), 1: data, 2: end (err set on a read error)
+  int err, fd, ctl_fd;
+  size_t len;
+  char data[];
+};
+
+struct seq_job {
+  char *path;
+  napi_threadsafe_function tsfn;
+};
+
+static int seq_send(napi_threadsafe_function tsfn, int kind, int err, int fd, int ctl_fd, const char *data, size_t len) {
+  struct seq_msg *msg = malloc(sizeof *msg + len);
+  if (!msg) return -1;
+  *msg = (struct seq_msg){.kind = kind, .err = err, .fd = fd, .ctl_fd = ctl_fd, .len = len};
+  if (len) memcpy(msg->data, data, len);
+  if (napi_call_threadsafe_function(tsfn, msg, napi_tsfn_blocking) != napi_ok) {
+    free(msg);
+    return -1;
+  }
+  return 0;
+}
+
+static void *seq_thread(void *arg) {
+  struct seq_job *job = arg;
+  napi_threadsafe_function tsfn = job->tsfn;
+  int fd = -1, ctl[2] = {-1, -1}, err = 0;
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  if (strlen(job->path) >= sizeof addr.sun_path) err = ENAMETOOLONG;
+  else strcpy(addr.sun_path, job->path);
+  if (!err && (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0) err = errno;
+  if (!err && connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) err = errno;
+  // Nonblocking once connected: JavaScript's writes must never wait on the event loop.
+  if (!err && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) err = errno;
+  if (!err && pipe2(ctl, O_CLOEXEC) < 0) err = errno;
+  if (err) {
+    close_fd(&fd);
+    close_fd(&ctl[0]);
+    close_fd(&ctl[1]);
+    seq_send(tsfn, 0, err, -1, -1, NULL, 0);
+    goto out;
+  }
+  if (seq_send(tsfn, 0, 0, fd, ctl[1], NULL, 0) < 0) {
+    close_fd(&fd);  // never reached JavaScript: ours to close
+    close_fd(&ctl[1]);
+    goto done;
+  }
+  char *buf = malloc(65536);
+  int paused = 0, end_err = buf ? 0 : ENOMEM;
+  while (buf) {
+    struct pollfd fds[2] = {{.fd = ctl[0], .events = POLLIN}, {.fd = paused ? -1 : fd, .events = POLLIN}};
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      end_err = errno;
+      break;
+    }
+    if (fds[0].revents) {
+      char c[64];
+      ssize_t n = read(ctl[0], c, sizeof c);
+      if (n <= 0) break;  // JavaScript closed the control pipe: stop
+      for (ssize_t i = 0; i < n; i++) paused = c[i] == 'p' ? 1 : c[i] == 'r' ? 0 : paused;
+      continue;
+    }
+    if (!fds[1].revents) continue;
+    ssize_t n = recv(fd, buf, 65536, 0);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) end_err = errno;
+    if (n <= 0) break;
+    if (seq_send(tsfn, 1, 0, -1, -1, buf, (size_t)n) < 0) break;
+  }
+  free(buf);
+  seq_send(tsfn, 2, end_err, -1, -1, NULL, 0);
+done:
+  close_fd(&ctl[0]);
+out:
+  free(job->path);
+  free(job);
+  napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+  return NULL;
+}
+
+// On the JS thread: callback(kind, errno, fd, ctlFd, data|undefined).
+static void seq_deliver(napi_env env, napi_value callback, void *context, void *data) {
+  struct seq_msg *msg = data;
+  (void)context;
+  if (env && callback) {
+    napi_value argv[5];
+    napi_create_int32(env, msg->kind, &argv[0]);
+    napi_create_int32(env, msg->err, &argv[1]);
+    napi_create_int32(env, msg->fd, &argv[2]);
+    napi_create_int32(env, msg->ctl_fd, &argv[3]);
+    if (msg->kind == 1) napi_create_buffer_copy(env, msg->len, msg->data, NULL, &argv[4]);
+    else napi_get_undefined(env, &argv[4]);
+    napi_value undefined;
+    napi_get_undefined(env, &undefined);
+    napi_call_function(env, undefined, callback, 5, argv, NULL);
+  } else if (msg->kind == 0) {
+    close_fd(&msg->fd);
+    close_fd(&msg->ctl_fd);
+  }
+  free(msg);
+}
+
+// seqpacketReader(path, callback): connects from a thread and reads as above.
+static napi_value js_seqpacket_reader(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  if (!get_args(env, info, 2, argv)) return throw_errno(env, "seqpacketReader", NULL, EINVAL);
+  struct seq_job *job = calloc(1, sizeof *job);
+  if (!job) return throw_errno(env, "seqpacketReader", NULL, ENOMEM);
+  int ok;
+  job->path = get_string(env, argv[0], &ok);
+  napi_value name;
+  napi_create_string_utf8(env, "isulats.seqpacketReader", NAPI_AUTO_LENGTH, &name);
+  if (!job->path || napi_create_threadsafe_function(env, argv[1], NULL, name, SEQ_QUEUE, 1, NULL, NULL, NULL, seq_deliver, &job->tsfn) != napi_ok) {
+    free(job->path);
+    free(job);
+    return throw_errno(env, "seqpacketReader", NULL, EINVAL);
+  }
+  napi_threadsafe_function tsfn = job->tsfn;
+  int rc = start_thread(seq_thread, job, 128 * 1024);
+  if (rc != 0) {
+    napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+    free(job->path);
+    free(job);
+    return throw_errno(env, "pthread_create", NULL, rc);
+  }
+  return NULL;
+}
+
+// shutdown(fd, how): 0 SHUT_RD, 1 SHUT_WR, 2 SHUT_RDWR.
+static napi_value js_shutdown(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  int32_t fd, how;
+  if (!get_args(env, info, 2, argv)) return throw_errno(env, "shutdown", NULL, EINVAL);
+  CHECK(napi_get_value_int32(env, argv[0], &fd));
+  CHECK(napi_get_value_int32(env, argv[1], &how));
+  if (shutdown(fd, how) < 0) return throw_errno(env, "shutdown", NULL, errno);
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"flock", NULL, js_flock, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -941,6 +1095,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"runProcess", NULL, js_run_process, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnDetached", NULL, js_spawn_detached, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnPiped", NULL, js_spawn_piped, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"seqpacketReader", NULL, js_seqpacket_reader, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"shutdown", NULL, js_shutdown, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -33,7 +33,12 @@ interface NativeBinding {
   spawnDetached?(file: string, argv: string[], env: string[], cwd: string | null, withSyncPipe: boolean, callback: SpawnCallback): void;
   /** callback(0, errno, pid, -1, stdinFd, stdoutFd, stderrFd) once, then (when started) callback(1, exitCode, signal). */
   spawnPiped?(file: string, argv: string[], env: string[], cwd: string | null, callback: SpawnCallback): void;
+  seqpacketReader?(path: string, callback: SeqpacketCallback): void;
+  shutdown?(fd: number, how: number): void;
 }
+
+/** kind 0: connected (fd, ctlFd) or not (errno); 1: a message (data); 2: the end (errno on a read error). */
+export type SeqpacketCallback = (kind: number, errno: number, fd: number, ctlFd: number, data?: Buffer) => void;
 
 type SpawnCallback = (kind: number, a: number, b: number, c: number, d?: number, e?: number, f?: number) => void;
 
@@ -257,4 +262,32 @@ function started(start: (callback: SpawnCallback) => void): Promise<NativeDetach
       reject(e);
     }
   });
+}
+
+/** Whether seqpacketReader can be used: the addon is built and new enough to have it. */
+export function hasSeqpacketReader(): boolean {
+  try {
+    return typeof load().seqpacketReader === 'function' && typeof load().shutdown === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Connects to a SOCK_SEQPACKET unix socket and reads it from a thread of the addon, one message per
+ * callback(1, 0, -1, -1, data). First callback(0, errno, fd, ctlFd): the caller then owns the socket
+ * `fd` (writes, shutdown, close after the end) and `ctlFd`, a pipe to the thread: 'p' pauses
+ * reading, 'r' resumes it, closing it stops the thread. Last callback(2, errno): the end.
+ */
+export function seqpacketReader(path: string, callback: SeqpacketCallback): void {
+  const start = load().seqpacketReader;
+  if (!start) throw internal('isulats native addon has no seqpacketReader: rebuild it with `node scripts/build-native.mjs`');
+  start(path, callback);
+}
+
+/** shutdown(2) of a socket: 0 reading, 1 writing, 2 both. */
+export function shutdownSocket(fd: number, how: 0 | 1 | 2): void {
+  const shut = load().shutdown;
+  if (!shut) throw internal('isulats native addon has no shutdown: rebuild it with `node scripts/build-native.mjs`');
+  shut(fd, how);
 }

@@ -2,7 +2,8 @@
 // process wrote reaches the client before the exit status, and the daemon does not hold the
 // output meanwhile (the process waits on a full pipe). Clients: client-go's remotecommand over
 // SPDY and WebSocket (test/go-cri-client), a raw WebSocket client on the older channel
-// protocols, and our own CLI; each pipes into a reader that takes one byte, then pauses.
+// protocols, and our own CLI, and TTY exec and attach (conmon's attach socket); each pipes into
+// a reader that takes one byte, then pauses.
 import { readFile, writeFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,14 +23,17 @@ const LARGE_OUTPUT_BYTES = 128 * 1024 * 1024;
 const MAX_RSS_GROWTH = 24 * 1024 * 1024;
 const PAUSE_S = 3;
 const writeOutput = (bytes: number): string[] => ['sh', '-c', `head -c ${bytes} /dev/zero`];
+// A terminal passes ~8 MB/s here: a longer pause, for it to produce more than loopback TCP holds.
+const TTY_PAUSE_S = 10;
 // Takes the first byte (so the pause starts once output flows), pauses, then counts the rest.
-const SLOW_READER = `first=$(dd bs=1 count=1 status=none | wc -c); sleep ${PAUSE_S}; rest=$(wc -c); echo $((first + rest))`;
+const slowReader = (pauseS: number): string =>
+  `first=$(dd bs=1 count=1 status=none | wc -c); sleep ${pauseS}; rest=$(wc -c); echo $((first + rest))`;
 
 const quote = (args: string[]): string => args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
 
 /** Runs `client | slow reader` in bash; the client's exit code and the count the reader printed. */
-async function throughSlowReader(client: string[]): Promise<{ bytes: number; code: number; stderr: string }> {
-  const script = `${quote(client)} | (${SLOW_READER}); echo "exit=\${PIPESTATUS[0]}"`;
+async function throughSlowReader(client: string[], pauseS = PAUSE_S): Promise<{ bytes: number; code: number; stderr: string }> {
+  const script = `${quote(client)} | (${slowReader(pauseS)}); echo "exit=\${PIPESTATUS[0]}"`;
   const r = await run('bash', ['-c', script], { cwd: REPO_ROOT, timeoutMs: 90_000, check: false });
   const m = /^(\d+)\nexit=(\d+)\n$/.exec(r.stdout);
   if (!m) throw new Error(`unexpected output ${JSON.stringify(r.stdout)} (stderr ${r.stderr})`);
@@ -78,6 +82,7 @@ describe('isulats daemon: exec output to a slow reader', () => {
   let cri: RawCriClient;
   let bin: string;
   let containerId = '';
+  let podId = '';
 
   beforeAll(async () => {
     bin = goToolPath('go-cri-client');
@@ -89,7 +94,7 @@ describe('isulats daemon: exec output to a slow reader', () => {
     const r = await go(['run-pod-container', '-name', `slow-reader-${process.pid}-8f3c2a41-5d6e-4b7f-9a10-2c3d4e5f6a7b`,
       '-label', 'slow-reader', '-image', env.ISULATS_TEST_BUSYBOX, '--', 'sleep', '3600']);
     expect(r.stderr).toBe('');
-    ({ containerId } = JSON.parse(r.stdout) as { containerId: string });
+    ({ containerId, podId } = JSON.parse(r.stdout) as { containerId: string; podId: string });
   });
 
   afterAll(async () => {
@@ -128,4 +133,27 @@ describe('isulats daemon: exec output to a slow reader', () => {
       expect(result).toEqual({ bytes: OUTPUT_BYTES, code: 0, stderr: '' });
     });
   }
+
+  // TTY exec and attach read conmon's attach socket: while the client is slow, reading it stops,
+  // conmon blocks on it and the output waits in the container's terminal. Zeros pass a terminal
+  // unchanged (onlcr touches only newlines), so the count is exact.
+  it(`holds a TTY exec back instead of buffering: ${LARGE_OUTPUT_BYTES} bytes to client-go over SPDY`, async () => {
+    const { result, growth } = await rssGrowthDuring(daemon!.pid, () => throughSlowReader(
+      [bin, '-endpoint', daemon!.endpoint, 'exec', '-tty', '-id', containerId, '--', ...writeOutput(LARGE_OUTPUT_BYTES)], TTY_PAUSE_S));
+    expect(result).toEqual({ bytes: LARGE_OUTPUT_BYTES, code: 0, stderr: '' });
+    expect(growth).toBeLessThan(MAX_RSS_GROWTH);
+  });
+
+  it(`holds a TTY container back instead of buffering: ${LARGE_OUTPUT_BYTES} bytes to an attached client-go`, async () => {
+    const go = (args: string[]) => runGoCriClient(bin, ['-endpoint', daemon!.endpoint, ...args]);
+    // The container waits long enough for the attach to be in place before it writes, then exits.
+    const r = await go(['run-container', '-pod', podId, '-name', `tty-writer-${process.pid}-3b9d6c1e-7a2f-4e80-b5c4-9d1e2f3a4b5c`,
+      '-tty', '-stdin', '-image', rigEnv().ISULATS_TEST_BUSYBOX, '--', 'sh', '-c', `sleep 4; head -c ${LARGE_OUTPUT_BYTES} /dev/zero`]);
+    expect(r.stderr).toBe('');
+    const { containerId: writer } = JSON.parse(r.stdout) as { containerId: string };
+    const { result, growth } = await rssGrowthDuring(daemon!.pid, () => throughSlowReader(
+      [bin, '-endpoint', daemon!.endpoint, 'attach', '-tty', '-id', writer], TTY_PAUSE_S));
+    expect(result).toEqual({ bytes: LARGE_OUTPUT_BYTES, code: 0, stderr: '' });
+    expect(growth).toBeLessThan(MAX_RSS_GROWTH);
+  });
 });

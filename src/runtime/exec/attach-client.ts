@@ -1,7 +1,10 @@
 // Attaches to a container through conmon's attach socket. The socket is
-// SOCK_SEQPACKET, which Node's net module cannot open, so this uses the
-// node-unix-socket package (SeqpacketSocket, a small N-API addon with
-// prebuilt binaries) rather than a helper process per attach.
+// SOCK_SEQPACKET, which Node's net module cannot open, so this uses our
+// addon's seqpacketReader (NativeSeqpacketSocket), which stops reading while
+// the client's stream is not draining: conmon then blocks and the container's
+// output waits in its terminal or pipe, not in the daemon. Without it (an
+// older addon), the node-unix-socket package (SeqpacketSocket, prebuilt
+// binaries), which reads all it gets.
 //
 // Protocol (conmon): each message from conmon starts with one byte naming the
 // stream (2 stdout, 3 stderr) followed by the bytes; what the client writes
@@ -9,8 +12,10 @@
 // container's stdin unless conmon runs with --leave-stdin-open. The tty size
 // goes through the bundle's ctl fifo, not the socket.
 import { createRequire } from 'node:module';
+import type { Writable } from 'node:stream';
 import type { StreamIO } from '../../client/backend.js';
 import { unavailable } from '../errors.js';
+import { hasSeqpacketReader, NativeSeqpacketSocket } from './seqpacket-native.js';
 
 const STDOUT_PIPE = 2;
 const STDERR_PIPE = 3;
@@ -25,9 +30,13 @@ interface SeqpacketSocketLike {
   on(event: 'data', cb: (buf: Buffer) => void): void;
   on(event: 'end' | 'close' | 'connect', cb: () => void): void;
   on(event: 'error', cb: (error: Error) => void): void;
+  /** Only the native socket can stop reading. */
+  pause?(): void;
+  resume?(): void;
 }
 
 function loadSeqpacket(): new () => SeqpacketSocketLike {
+  if (hasSeqpacketReader()) return NativeSeqpacketSocket;
   try {
     const require = createRequire(import.meta.url);
     return (require('node-unix-socket') as { SeqpacketSocket: new () => SeqpacketSocketLike }).SeqpacketSocket;
@@ -70,10 +79,24 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
       if (error) reject(error);
       else resolve();
     };
+    let waiting = false;
+    // Back-pressure: stop reading until the stream that is full drains, or is gone (the client
+    // left: what follows is read and dropped, so the container never blocks on nobody).
+    const waitFor = (target: NodeJS.WritableStream): void => {
+      waiting = true;
+      sock.pause!();
+      const done = (): void => {
+        for (const event of ['drain', 'close', 'error']) target.removeListener(event, done);
+        waiting = false;
+        sock.resume?.();
+      };
+      for (const event of ['drain', 'close', 'error']) target.once(event, done);
+    };
     sock.on('data', (buf) => {
       const { stream, data } = demuxAttachMessage(buf);
-      if (stream === 'stderr' && !io.tty) (io.stderr ?? io.stdout)?.write(data);
-      else if (stream !== 'unknown') io.stdout?.write(data);
+      const target = stream === 'stderr' && !io.tty ? (io.stderr ?? io.stdout) : stream !== 'unknown' ? io.stdout : undefined;
+      if (!target || (target as Partial<Writable>).destroyed) return;
+      if (!target.write(data) && sock.pause && !waiting) waitFor(target);
     });
     sock.on('end', () => finish());
     sock.on('close', () => finish());
