@@ -13,11 +13,11 @@
 // - upstream busybox's users and groups, plus default-user (1000) in group-defined-in-image (50000).
 // The digest-pinned test-image-digest@sha256:9700f9a2... cannot be rebuilt by anyone: not served.
 import { createHash } from 'node:crypto';
-import { chmod, chown, copyFile, link, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, link, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOciLayout } from './oci-layout.js';
-import { pushLayout } from './images.js';
+import { exists, pushLayout, subdir } from './images.js';
 import { run } from './proc.js';
 import { makeTempDir, removeTempDir } from './temp-dir.js';
 
@@ -215,12 +215,3 @@ async function inputHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function subdir(parent: string, name: string): Promise<string> {
-  const dir = join(parent, name);
-  await mkdir(dir);
-  return dir;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
-}

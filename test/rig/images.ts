@@ -104,12 +104,13 @@ async function inputHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function subdir(parent: string, name: string): Promise<string> {
+/** Makes `parent/name` (which must not exist) and returns its path. */
+export async function subdir(parent: string, name: string): Promise<string> {
   const dir = join(parent, name);
   await mkdir(dir);
   return dir;
 }
 
-async function exists(path: string): Promise<boolean> {
+export async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
 }
