@@ -6,20 +6,12 @@
 // to exit status), the errors by class, and the slowest unary call.
 // Usage: node bench/streams/run.mjs [N,N,...] [DEADLINE]   (default 100 and 2s)
 import { startContainerd } from '../../test/rig/containerd.js';
-import { goToolPath, runGoCriClient } from '../../test/rig/go-tools.js';
+import { goToolPath, runGoCriClient, type ExecBurstResult } from '../../test/rig/go-tools.js';
 import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { runBenchWithRig } from '../bench-rig.js';
 
 const sizes = (process.argv[2] ?? '100').split(',').map(Number);
 const deadline = process.argv[3] ?? '2s';
-
-interface Burst {
-  ok: number;
-  failed: number;
-  errors: Record<string, number>;
-  latenciesMs: number[];
-  unary: { calls: number; failed: number; maxMs: number };
-}
 
 const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -49,7 +41,7 @@ runBenchWithRig(async (rig) => {
       const r = await runGoCriClient(bin, ['-endpoint', t.endpoint, '-timeout', deadline, 'exec-burst', '-id', t.containerId, '-n', String(n),
         '-stdin-bytes', '100000', '-expect', 'ok\\n100000\\n', '--', 'sh', '-c', 'echo ok; wc -c'], { timeoutMs: 600_000 });
       if (r.code !== 0) throw new Error(`${t.name}: exec-burst: ${r.stderr.trim()}`);
-      const b = JSON.parse(r.stdout) as Burst;
+      const b = JSON.parse(r.stdout) as ExecBurstResult;
       const errors = Object.entries(b.errors).map(([e, c]) => `${c}x ${e}`).join('; ') || '-';
       console.log([t.name, n, `${b.ok}/${n}`, fmt(percentile(b.latenciesMs, 50)), fmt(percentile(b.latenciesMs, 95)),
         fmt(b.unary.maxMs), `${b.unary.failed}/${b.unary.calls}`, errors].join(' | '));

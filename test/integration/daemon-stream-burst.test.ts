@@ -5,20 +5,12 @@
 // every unary call be answered in time: per-stream work must not hold the daemon's event loop
 // (it did: a child_process fork of the daemon per session).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goToolPath, runGoCriClient } from '../rig/go-tools.js';
+import { goToolPath, runGoCriClient, type ExecBurstResult } from '../rig/go-tools.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
 
 const SESSIONS = 150;
 const DEADLINE = '2s';
-
-interface BurstResult {
-  ok: number;
-  failed: number;
-  errors: Record<string, number>;
-  latenciesMs: number[];
-  unary: { calls: number; failed: number; maxMs: number };
-}
 
 describe('isulats daemon: a burst of exec streams', () => {
   let daemon: IsulatsDaemon | undefined;
@@ -45,7 +37,7 @@ describe('isulats daemon: a burst of exec streams', () => {
     const r = await runGoCriClient(bin, ['-endpoint', daemon!.endpoint, '-timeout', DEADLINE, 'exec-burst', '-id', containerId,
       '-n', String(SESSIONS), '-stdin-bytes', '100000', '-expect', 'ok\\n100000\\n', '--', 'sh', '-c', 'echo ok; wc -c'], { timeoutMs: 240_000 });
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-    const burst = JSON.parse(r.stdout) as BurstResult;
+    const burst = JSON.parse(r.stdout) as ExecBurstResult;
     const figures = `unary ${JSON.stringify(burst.unary)}, median session ${burst.latenciesMs[Math.floor(burst.latenciesMs.length / 2)]} ms`;
     expect({ ok: burst.ok, errors: burst.errors }, figures).toEqual({ ok: SESSIONS, errors: {} });
     expect(burst.unary.calls, figures).toBeGreaterThan(0);

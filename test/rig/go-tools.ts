@@ -35,3 +35,13 @@ export type GoRunOptions = Pick<RunOptions, 'input' | 'keepStdinOpen' | 'timeout
 export function runGoCriClient(bin: string, args: string[], opts: GoRunOptions = {}): Promise<RunResult> {
   return run(bin, args, { timeoutMs: 90_000, ...opts, check: false });
 }
+
+/** What the Go client's `exec-burst` prints (JSON): sessions that succeeded or failed, errors by
+ * class, sorted session latencies, and the ListPodSandbox calls made meanwhile. */
+export interface ExecBurstResult {
+  ok: number;
+  failed: number;
+  errors: Record<string, number>;
+  latenciesMs: number[];
+  unary: { calls: number; failed: number; maxMs: number };
+}
