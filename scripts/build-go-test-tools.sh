@@ -110,7 +110,8 @@ for tool in "${missing[@]}"; do
     GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
     go build -trimpath -o "$tmp" "./$src"
   mv "$tmp" "$out"
-  # Builds of other revisions of this main.go are of no further use.
-  find "$CACHE/bin" -name "$name-*" ! -name "${out##*/}" -delete
+  # Builds of other revisions of this main.go: kept a day, since parallel worktrees may each
+  # build and use their own revision at once.
+  find "$CACHE/bin" -name "$name-*" ! -name "${out##*/}" -mmin +1440 -delete
   log "built $out in $((SECONDS - start)) s"
 done
