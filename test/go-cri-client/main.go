@@ -11,6 +11,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -20,10 +21,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"google.golang.org/grpc"
@@ -388,9 +393,687 @@ func execOnce(id string, argv []string, stdin []byte, expect string) error {
 	return nil
 }
 
+// ---- Benchmark modes: run, lifecycle, teardown (CRI) and floor (no daemon). ----
+
+func uuid4() string {
+	b := make([]byte, 16)
+	_, err := rand.Read(b)
+	check(err, "uuid")
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// kubeletPod is a RunPodSandbox config shaped as kubelet's (cgroupfs driver, burstable pod) but
+// with no cgroup parent, so each runtime puts the pod where it does by default. The log
+// directory is made first, as kubelet does.
+func kubeletPod(prefix, label, logRoot string) *runtimeapi.PodSandboxConfig {
+	uid := uuid4()
+	name := fmt.Sprintf("%s-%s-%s", prefix, uid[:10], uid[24:29])
+	ns := "default"
+	cfg := &runtimeapi.PodSandboxConfig{
+		Metadata: &runtimeapi.PodSandboxMetadata{Name: name, Uid: uid, Namespace: ns},
+		Hostname: name,
+		DnsConfig: &runtimeapi.DNSConfig{
+			Servers:  []string{"10.96.0.10"},
+			Searches: []string{ns + ".svc.cluster.local", "svc.cluster.local", "cluster.local"},
+			Options:  []string{"ndots:5"},
+		},
+		PortMappings: []*runtimeapi.PortMapping{{Protocol: runtimeapi.Protocol_TCP, ContainerPort: 8080}},
+		Labels: map[string]string{
+			"app": prefix, "io.kubernetes.pod.name": name, "io.kubernetes.pod.namespace": ns,
+			"io.kubernetes.pod.uid": uid, "pod-template-hash": "7d9f8b6c5d", labelKey: label,
+		},
+		Annotations: map[string]string{
+			"kubernetes.io/config.seen": time.Now().Format(time.RFC3339Nano), "kubernetes.io/config.source": "api",
+		},
+		Linux: &runtimeapi.LinuxPodSandboxConfig{
+			SecurityContext: &runtimeapi.LinuxSandboxSecurityContext{
+				NamespaceOptions: &runtimeapi.NamespaceOption{Network: runtimeapi.NamespaceMode_POD, Pid: runtimeapi.NamespaceMode_CONTAINER, Ipc: runtimeapi.NamespaceMode_POD},
+				Seccomp:          &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_RuntimeDefault},
+			},
+			Resources: &runtimeapi.LinuxContainerResources{CpuPeriod: 100000, CpuQuota: 50000, CpuShares: 102, MemoryLimitInBytes: 128 << 20},
+			Sysctls:   map[string]string{},
+		},
+	}
+	if logRoot != "" {
+		cfg.LogDirectory = filepath.Join(logRoot, fmt.Sprintf("%s_%s_%s", ns, name, uid))
+		check(os.MkdirAll(cfg.LogDirectory, 0o755), "pod log directory")
+	}
+	return cfg
+}
+
+var kubeletMaskedPaths = []string{"/proc/asound", "/proc/acpi", "/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
+	"/proc/timer_stats", "/proc/sched_debug", "/proc/scsi", "/sys/firmware", "/sys/devices/virtual/powercap"}
+var kubeletReadonlyPaths = []string{"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}
+
+// kubeletContainer is a CreateContainer config shaped as kubelet's for a container of pod.
+func kubeletContainer(pod *runtimeapi.PodSandboxConfig, name, image string, argv []string) *runtimeapi.ContainerConfig {
+	m := pod.Metadata
+	return &runtimeapi.ContainerConfig{
+		Metadata: &runtimeapi.ContainerMetadata{Name: name},
+		Image:    &runtimeapi.ImageSpec{Image: image, UserSpecifiedImage: image},
+		Command:  argv,
+		Envs: []*runtimeapi.KeyValue{{Key: "KUBERNETES_SERVICE_HOST", Value: "10.96.0.1"}, {Key: "KUBERNETES_SERVICE_PORT", Value: "443"},
+			{Key: "KUBERNETES_PORT", Value: "tcp://10.96.0.1:443"}},
+		Labels: map[string]string{
+			"io.kubernetes.container.name": name, "io.kubernetes.pod.name": m.Name, "io.kubernetes.pod.namespace": m.Namespace,
+			"io.kubernetes.pod.uid": m.Uid, labelKey: pod.Labels[labelKey],
+		},
+		Annotations: map[string]string{
+			"io.kubernetes.container.hash": "c6d4a2b1", "io.kubernetes.container.restartCount": "0",
+			"io.kubernetes.container.terminationMessagePath": "/dev/termination-log", "io.kubernetes.container.terminationMessagePolicy": "File",
+			"io.kubernetes.pod.terminationGracePeriod": "30",
+		},
+		LogPath: name + "/0.log",
+		Linux: &runtimeapi.LinuxContainerConfig{
+			Resources: &runtimeapi.LinuxContainerResources{
+				CpuPeriod: 100000, CpuQuota: 50000, CpuShares: 102, MemoryLimitInBytes: 128 << 20, OomScoreAdj: 998,
+				HugepageLimits: []*runtimeapi.HugepageLimit{{PageSize: "2MB", Limit: 0}, {PageSize: "1GB", Limit: 0}},
+			},
+			SecurityContext: &runtimeapi.LinuxContainerSecurityContext{
+				NamespaceOptions: &runtimeapi.NamespaceOption{Network: runtimeapi.NamespaceMode_POD, Pid: runtimeapi.NamespaceMode_CONTAINER, Ipc: runtimeapi.NamespaceMode_POD},
+				Seccomp:          &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_RuntimeDefault},
+				MaskedPaths:      kubeletMaskedPaths,
+				ReadonlyPaths:    kubeletReadonlyPaths,
+				RunAsUser:        &runtimeapi.Int64Value{Value: 0},
+			},
+		},
+	}
+}
+
+// callTime is one timed call: its name, duration and start/end as Unix epoch seconds (so
+// execs seen by strace can be attributed to it).
+type callTime struct {
+	Call  string  `json:"call"`
+	Ms    float64 `json:"ms"`
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+}
+
+func epoch(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+
+// timed runs fn and records it under call.
+func timed(calls *[]callTime, call string, fn func() error) error {
+	t0 := time.Now()
+	err := fn()
+	t1 := time.Now()
+	*calls = append(*calls, callTime{call, float64(t1.Sub(t0).Microseconds()) / 1000, epoch(t0), epoch(t1)})
+	if err != nil {
+		return fmt.Errorf("%s: %w", call, err)
+	}
+	return nil
+}
+
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[int(q*float64(len(s)-1)+0.5)]
+}
+
+// summary gives the median and p90 of each call's durations.
+func summary(byCall map[string][]float64) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for call, xs := range byCall {
+		out[call] = map[string]float64{"median": quantile(xs, 0.5), "p90": quantile(xs, 0.9), "count": float64(len(xs))}
+	}
+	return out
+}
+
+type podRecord struct {
+	PodID       string     `json:"podId"`
+	ContainerID string     `json:"containerId"`
+	Calls       []callTime `json:"calls"`
+	Error       string     `json:"error,omitempty"`
+}
+
+// runOne does what `crictl run` does for one pod: RunPodSandbox, CreateContainer, StartContainer.
+func runOne(rt runtimeapi.RuntimeServiceClient, o benchOpts, i int) podRecord {
+	rec := podRecord{}
+	pod := kubeletPod(fmt.Sprintf("%s-%d", o.prefix, i), o.label, o.logRoot)
+	ctx, cancel := rpcCtx()
+	defer cancel()
+	err := timed(&rec.Calls, "RunPodSandbox", func() error {
+		res, err := rt.RunPodSandbox(ctx, &runtimeapi.RunPodSandboxRequest{Config: pod, RuntimeHandler: o.handler})
+		if err == nil {
+			rec.PodID = res.PodSandboxId
+		}
+		return err
+	})
+	if err == nil {
+		err = timed(&rec.Calls, "CreateContainer", func() error {
+			res, err := rt.CreateContainer(ctx, &runtimeapi.CreateContainerRequest{PodSandboxId: rec.PodID, SandboxConfig: pod,
+				Config: kubeletContainer(pod, "app", o.image, o.argv)})
+			if err == nil {
+				rec.ContainerID = res.ContainerId
+			}
+			return err
+		})
+	}
+	if err == nil {
+		err = timed(&rec.Calls, "StartContainer", func() error {
+			_, err := rt.StartContainer(ctx, &runtimeapi.StartContainerRequest{ContainerId: rec.ContainerID})
+			return err
+		})
+	}
+	if err != nil {
+		rec.Error = err.Error()
+	}
+	return rec
+}
+
+type benchOpts struct {
+	n, k                          int
+	prefix, label, image, handler string
+	logRoot                       string
+	argv                          []string
+	gap                           time.Duration
+	pull                          bool
+}
+
+// benchRun starts n pods with one container each at once, one goroutine per pod on one
+// connection (as kubelet's pod workers), and prints wall time, per-call medians and per-pod records.
+func benchRun(rt runtimeapi.RuntimeServiceClient, o benchOpts) {
+	recs := make([]podRecord, o.n)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for i := 0; i < o.n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			recs[i] = runOne(rt, o, i)
+		}(i)
+	}
+	wg.Wait()
+	wall := float64(time.Since(t0).Microseconds()) / 1000
+	byCall := map[string][]float64{}
+	errs, failed := map[string]int{}, 0
+	for _, r := range recs {
+		for _, c := range r.Calls {
+			byCall[c.Call] = append(byCall[c.Call], c.Ms)
+		}
+		if r.Error != "" {
+			errs[r.Error]++
+			failed++
+		}
+	}
+	printJSON(map[string]any{"n": o.n, "wallMs": wall, "start": epoch(t0), "failed": failed, "errors": errs,
+		"calls": summary(byCall), "pods": recs})
+}
+
+// benchLifecycle runs the pod lifecycle one call at a time, k times, pausing `gap` between
+// calls; prints each call's times (epochs too) and medians.
+func benchLifecycle(rt runtimeapi.RuntimeServiceClient, img runtimeapi.ImageServiceClient, o benchOpts) {
+	var calls []callTime
+	pause := func() { time.Sleep(o.gap) }
+	for it := 0; it < o.k; it++ {
+		pod := kubeletPod(fmt.Sprintf("%s-%d", o.prefix, it), o.label, o.logRoot)
+		ctx, cancel := rpcCtx()
+		var podID, ctrID string
+		step := func(call string, fn func() error) {
+			check(timed(&calls, call, fn), "lifecycle")
+			pause()
+		}
+		step("RunPodSandbox", func() error {
+			res, err := rt.RunPodSandbox(ctx, &runtimeapi.RunPodSandboxRequest{Config: pod, RuntimeHandler: o.handler})
+			if err == nil {
+				podID = res.PodSandboxId
+			}
+			return err
+		})
+		step("CreateContainer", func() error {
+			res, err := rt.CreateContainer(ctx, &runtimeapi.CreateContainerRequest{PodSandboxId: podID, SandboxConfig: pod, Config: kubeletContainer(pod, "app", o.image, o.argv)})
+			if err == nil {
+				ctrID = res.ContainerId
+			}
+			return err
+		})
+		step("StartContainer", func() error {
+			_, err := rt.StartContainer(ctx, &runtimeapi.StartContainerRequest{ContainerId: ctrID})
+			return err
+		})
+		step("ExecSync", func() error {
+			res, err := rt.ExecSync(ctx, &runtimeapi.ExecSyncRequest{ContainerId: ctrID, Cmd: []string{"true"}, Timeout: 10})
+			if err == nil && res.ExitCode != 0 {
+				err = fmt.Errorf("exit code %d", res.ExitCode)
+			}
+			return err
+		})
+		// As `crictl exec`: the Exec RPC, then the SPDY stream until the command ends.
+		step("Exec", func() error {
+			res, err := rt.Exec(ctx, &runtimeapi.ExecRequest{ContainerId: ctrID, Cmd: []string{"echo", "hi"}, Stdout: true, Stderr: true})
+			if err != nil {
+				return err
+			}
+			exe, err := remotecommand.NewSPDYExecutor(&restclient.Config{}, "POST", streamURL(res.Url))
+			if err != nil {
+				return err
+			}
+			var out bytes.Buffer
+			if err := exe.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &out, Stderr: &out}); err != nil {
+				return err
+			}
+			if out.String() != "hi\n" {
+				return fmt.Errorf("output %q", out.String())
+			}
+			return nil
+		})
+		step("StopContainer", func() error {
+			_, err := rt.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: ctrID, Timeout: 0})
+			return err
+		})
+		step("RemoveContainer", func() error {
+			_, err := rt.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: ctrID})
+			return err
+		})
+		step("StopPodSandbox", func() error {
+			_, err := rt.StopPodSandbox(ctx, &runtimeapi.StopPodSandboxRequest{PodSandboxId: podID})
+			return err
+		})
+		step("RemovePodSandbox", func() error {
+			_, err := rt.RemovePodSandbox(ctx, &runtimeapi.RemovePodSandboxRequest{PodSandboxId: podID})
+			return err
+		})
+		if o.pull {
+			// The image is unused now: remove it (untimed) and time pulling it back.
+			_, err := img.RemoveImage(ctx, &runtimeapi.RemoveImageRequest{Image: &runtimeapi.ImageSpec{Image: o.image}})
+			check(err, "RemoveImage")
+			pause()
+			step("PullImage", func() error {
+				_, err := img.PullImage(ctx, &runtimeapi.PullImageRequest{Image: &runtimeapi.ImageSpec{Image: o.image}})
+				return err
+			})
+		}
+		cancel()
+	}
+	byCall := map[string][]float64{}
+	for _, c := range calls {
+		byCall[c.Call] = append(byCall[c.Call], c.Ms)
+	}
+	printJSON(map[string]any{"iterations": o.k, "calls": summary(byCall), "timeline": calls})
+}
+
+// benchTeardown stops and removes every pod carrying the label (its containers first), all pods at once.
+func benchTeardown(rt runtimeapi.RuntimeServiceClient, label string) {
+	ctx, cancel := rpcCtx()
+	defer cancel()
+	pods, err := rt.ListPodSandbox(ctx, &runtimeapi.ListPodSandboxRequest{Filter: &runtimeapi.PodSandboxFilter{LabelSelector: map[string]string{labelKey: label}}})
+	check(err, "ListPodSandbox")
+	errs := make([]string, len(pods.Items))
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for i, p := range pods.Items {
+		wg.Add(1)
+		go func(i int, id string) {
+			defer wg.Done()
+			var calls []callTime
+			err := func() error {
+				ctrs, err := rt.ListContainers(ctx, &runtimeapi.ListContainersRequest{Filter: &runtimeapi.ContainerFilter{PodSandboxId: id}})
+				if err != nil {
+					return err
+				}
+				for _, c := range ctrs.Containers {
+					if err := timed(&calls, "StopContainer", func() error {
+						_, err := rt.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: c.Id, Timeout: 0})
+						return err
+					}); err != nil {
+						return err
+					}
+					if err := timed(&calls, "RemoveContainer", func() error {
+						_, err := rt.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: c.Id})
+						return err
+					}); err != nil {
+						return err
+					}
+				}
+				if err := timed(&calls, "StopPodSandbox", func() error {
+					_, err := rt.StopPodSandbox(ctx, &runtimeapi.StopPodSandboxRequest{PodSandboxId: id})
+					return err
+				}); err != nil {
+					return err
+				}
+				return timed(&calls, "RemovePodSandbox", func() error {
+					_, err := rt.RemovePodSandbox(ctx, &runtimeapi.RemovePodSandboxRequest{PodSandboxId: id})
+					return err
+				})
+			}()
+			if err != nil {
+				errs[i] = err.Error()
+			}
+		}(i, p.Id)
+	}
+	wg.Wait()
+	failed := []string{}
+	for _, e := range errs {
+		if e != "" {
+			failed = append(failed, e)
+		}
+	}
+	printJSON(map[string]any{"pods": len(pods.Items), "wallMs": float64(time.Since(t0).Microseconds()) / 1000, "errors": failed})
+	if len(failed) > 0 {
+		os.Exit(1)
+	}
+}
+
+// ---- floor: the same per-pod work with no daemon (netns, CNI ADD, two `runtime run -d`). ----
+
+type floorOpts struct {
+	n                                     int
+	prefix, runtime, runtimeRoot, dir     string
+	conflist, cniBin, pauseRootfs, rootfs string
+}
+
+type floorPod struct {
+	id, uid, netns string
+	mounts         []string
+	started        []string
+	cniResult      map[string]any
+	cniDone        []int // plugins whose ADD succeeded (index into the chain, -1 = loopback)
+	calls, down    []callTime
+	err            string
+}
+
+// cniChain is the loopback network (as containerd's go-cni adds to every pod) then the conflist's plugins.
+type cniChain struct {
+	name, version string
+	plugins       []map[string]any
+}
+
+func loadConflist(path string) cniChain {
+	b, err := os.ReadFile(path)
+	check(err, "conflist")
+	var list struct {
+		CniVersion string           `json:"cniVersion"`
+		Name       string           `json:"name"`
+		Plugins    []map[string]any `json:"plugins"`
+	}
+	check(json.Unmarshal(b, &list), "conflist "+path)
+	return cniChain{list.Name, list.CniVersion, list.Plugins}
+}
+
+// cniExec runs one plugin as libcni does: config on stdin (with the network's name and version,
+// and the previous result), the CNI_* variables in the environment; returns its stdout.
+func (o floorOpts) cniExec(command string, p *floorPod, netName, version string, plugin map[string]any, prev map[string]any) (map[string]any, error) {
+	conf := map[string]any{}
+	for k, v := range plugin {
+		conf[k] = v
+	}
+	conf["name"], conf["cniVersion"] = netName, version
+	delete(conf, "capabilities")
+	if prev != nil {
+		conf["prevResult"] = prev
+	}
+	in, _ := json.Marshal(conf)
+	cmd := exec.Command(filepath.Join(o.cniBin, plugin["type"].(string)))
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CNI_COMMAND=" + command, "CNI_CONTAINERID=" + p.id, "CNI_NETNS=" + p.netns,
+		"CNI_IFNAME=" + map[bool]string{true: "lo", false: "eth0"}[plugin["type"] == "loopback"], "CNI_PATH=" + o.cniBin,
+		"CNI_ARGS=IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=" + p.id + ";K8S_POD_INFRA_CONTAINER_ID=" + p.id + ";K8S_POD_UID=" + p.uid}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("CNI %s %s: %v: %s%s", command, plugin["type"], err, out.String(), errOut.String())
+	}
+	if command != "ADD" {
+		return nil, nil
+	}
+	res := map[string]any{}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		return nil, fmt.Errorf("CNI ADD %s result: %v", plugin["type"], err)
+	}
+	return res, nil
+}
+
+var loopbackPlugin = map[string]any{"type": "loopback"}
+
+// newNetns makes a network namespace pinned at path, in-process (as containerd's pkg/netns
+// does): a locked thread unshares and bind-mounts its namespace, then ends with the goroutine.
+func newNetns(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread, now in the new netns, exits with us
+		if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
+			errc <- err
+			return
+		}
+		errc <- syscall.Mount(fmt.Sprintf("/proc/self/task/%d/ns/net", syscall.Gettid()), path, "none", syscall.MS_BIND, "")
+	}()
+	return <-errc
+}
+
+// bundle makes an OCI bundle under dir/name: an overlay of lower (a fresh upper per container,
+// as a snapshotter gives) and the spec template with args and namespaces (type → path to join).
+func (o floorOpts) bundle(p *floorPod, tmpl []byte, name, lower string, args []string, ns map[string]string) (string, error) {
+	b := filepath.Join(o.dir, "bundles", name)
+	for _, d := range []string{"upper", "work", "rootfs"} {
+		if err := os.MkdirAll(filepath.Join(b, d), 0o755); err != nil {
+			return "", err
+		}
+	}
+	rootfs := filepath.Join(b, "rootfs")
+	if err := syscall.Mount("overlay", rootfs, "overlay", 0, fmt.Sprintf("lowerdir=%s,upperdir=%s/upper,workdir=%s/work", lower, b, b)); err != nil {
+		return "", fmt.Errorf("overlay %s: %v", rootfs, err)
+	}
+	p.mounts = append(p.mounts, rootfs)
+	var spec map[string]any
+	if err := json.Unmarshal(tmpl, &spec); err != nil {
+		return "", err
+	}
+	spec["root"] = map[string]any{"path": rootfs}
+	proc := spec["process"].(map[string]any)
+	proc["args"], proc["terminal"], proc["rlimits"] = args, false, []any{}
+	if ns["uts"] != "" {
+		delete(spec, "hostname")
+	}
+	nss := []any{}
+	for _, t := range []string{"pid", "network", "ipc", "uts", "mount"} {
+		e := map[string]any{"type": t}
+		if ns[t] != "" {
+			e["path"] = ns[t]
+		}
+		nss = append(nss, e)
+	}
+	spec["linux"].(map[string]any)["namespaces"] = nss
+	out, _ := json.Marshal(spec)
+	return b, os.WriteFile(filepath.Join(b, "config.json"), out, 0o644)
+}
+
+// runDetached is `runtime run -d`: it returns once the container runs; its stdio is a file, so
+// nothing waits on a pipe the container holds.
+func (o floorOpts) runDetached(bundle, id string, pidFile string) error {
+	errFile, err := os.Create(filepath.Join(bundle, "runtime.err"))
+	if err != nil {
+		return err
+	}
+	defer errFile.Close()
+	args := []string{"--root", o.runtimeRoot, "run", "-d", "--bundle", bundle}
+	if pidFile != "" {
+		args = append(args, "--pid-file", pidFile)
+	}
+	cmd := exec.Command(o.runtime, append(args, id)...)
+	cmd.Stdout, cmd.Stderr = errFile, errFile
+	if err := cmd.Run(); err != nil {
+		msg, _ := os.ReadFile(errFile.Name())
+		return fmt.Errorf("%s run %s: %v: %s", o.runtime, id, err, strings.TrimSpace(string(msg)))
+	}
+	return nil
+}
+
+func (o floorOpts) podUp(p *floorPod, chain cniChain, tmpl []byte) error {
+	if err := timed(&p.calls, "netns", func() error { return newNetns(p.netns) }); err != nil {
+		return err
+	}
+	err := timed(&p.calls, "CNI ADD", func() error {
+		if _, err := o.cniExec("ADD", p, "cni-loopback", chain.version, loopbackPlugin, nil); err != nil {
+			return err
+		}
+		p.cniDone = append(p.cniDone, -1)
+		var prev map[string]any
+		for i, plugin := range chain.plugins {
+			res, err := o.cniExec("ADD", p, chain.name, chain.version, plugin, prev)
+			if err != nil {
+				return err
+			}
+			p.cniDone, prev = append(p.cniDone, i), res
+		}
+		p.cniResult = prev
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	pidFile := filepath.Join(o.dir, p.id+".pid")
+	err = timed(&p.calls, "run pause", func() error {
+		b, err := o.bundle(p, tmpl, p.id+"-pause", o.pauseRootfs, []string{"/pause"}, map[string]string{"network": p.netns})
+		if err != nil {
+			return err
+		}
+		if err := o.runDetached(b, p.id+"-pause", pidFile); err != nil {
+			return err
+		}
+		p.started = append(p.started, p.id+"-pause")
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return timed(&p.calls, "run container", func() error {
+		pid, err := os.ReadFile(pidFile)
+		if err != nil {
+			return err
+		}
+		ns := func(t string) string { return fmt.Sprintf("/proc/%s/ns/%s", strings.TrimSpace(string(pid)), t) }
+		b, err := o.bundle(p, tmpl, p.id+"-app", o.rootfs, []string{"sleep", "3600"}, map[string]string{"network": p.netns, "ipc": ns("ipc"), "uts": ns("uts")})
+		if err != nil {
+			return err
+		}
+		if err := o.runDetached(b, p.id+"-app", ""); err != nil {
+			return err
+		}
+		p.started = append(p.started, p.id+"-app")
+		return nil
+	})
+}
+
+// podDown undoes whatever podUp did, containers first: `delete -f`, CNI DEL in reverse order,
+// the netns, the overlays. Every step runs; the first error is returned.
+func (o floorOpts) podDown(p *floorPod, chain cniChain) error {
+	var first error
+	keep := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	for i := len(p.started) - 1; i >= 0; i-- {
+		id := p.started[i]
+		keep(timed(&p.down, "delete -f", func() error {
+			out, err := exec.Command(o.runtime, "--root", o.runtimeRoot, "delete", "-f", id).CombinedOutput()
+			if err != nil {
+				return fmt.Errorf("delete %s: %v: %s", id, err, out)
+			}
+			return nil
+		}))
+	}
+	keep(timed(&p.down, "CNI DEL", func() error {
+		var err error
+		for j := len(p.cniDone) - 1; j >= 0; j-- {
+			if i := p.cniDone[j]; i < 0 {
+				_, e := o.cniExec("DEL", p, "cni-loopback", chain.version, loopbackPlugin, nil)
+				err = errors.Join(err, e)
+			} else {
+				_, e := o.cniExec("DEL", p, chain.name, chain.version, chain.plugins[i], p.cniResult)
+				err = errors.Join(err, e)
+			}
+		}
+		return err
+	}))
+	keep(timed(&p.down, "netns remove", func() error {
+		if _, err := os.Stat(p.netns); err != nil {
+			return nil
+		}
+		_ = syscall.Unmount(p.netns, syscall.MNT_DETACH)
+		return os.Remove(p.netns)
+	}))
+	for _, m := range p.mounts {
+		keep(syscall.Unmount(m, syscall.MNT_DETACH))
+	}
+	return first
+}
+
+// benchFloor brings n pods up at once and prints the wall time, then takes them down at once
+// (timed apart). The spec template is `runc spec`'s default, made once beforehand.
+func benchFloor(o floorOpts) {
+	chain := loadConflist(o.conflist)
+	check(os.MkdirAll(filepath.Join(o.dir, "netns"), 0o755), "netns dir")
+	tmplDir, err := os.MkdirTemp(o.dir, "spec-")
+	check(err, "spec dir")
+	out, err := exec.Command("runc", "spec", "--bundle", tmplDir).CombinedOutput()
+	check(err, "runc spec: "+string(out))
+	tmpl, err := os.ReadFile(filepath.Join(tmplDir, "config.json"))
+	check(err, "spec")
+	pods := make([]*floorPod, o.n)
+	for i := range pods {
+		id := fmt.Sprintf("%s-%d", o.prefix, i)
+		pods[i] = &floorPod{id: id, uid: uuid4(), netns: filepath.Join(o.dir, "netns", id)}
+	}
+	each := func(fn func(p *floorPod) error) float64 {
+		var wg sync.WaitGroup
+		t0 := time.Now()
+		for _, p := range pods {
+			wg.Add(1)
+			go func(p *floorPod) {
+				defer wg.Done()
+				if err := fn(p); err != nil && p.err == "" {
+					p.err = err.Error()
+				}
+			}(p)
+		}
+		wg.Wait()
+		return float64(time.Since(t0).Microseconds()) / 1000
+	}
+	wall := each(func(p *floorPod) error { return o.podUp(p, chain, tmpl) })
+	upErrs, failed := map[string]int{}, 0
+	for _, p := range pods {
+		if p.err != "" {
+			upErrs[p.err]++
+			failed++
+			p.err = ""
+		}
+	}
+	down := each(func(p *floorPod) error { return o.podDown(p, chain) })
+	byCall, byDown, downErrs := map[string][]float64{}, map[string][]float64{}, map[string]int{}
+	recs := []map[string]any{}
+	for _, p := range pods {
+		for _, c := range p.calls {
+			byCall[c.Call] = append(byCall[c.Call], c.Ms)
+		}
+		for _, c := range p.down {
+			byDown[c.Call] = append(byDown[c.Call], c.Ms)
+		}
+		if p.err != "" {
+			downErrs[p.err]++
+		}
+		recs = append(recs, map[string]any{"id": p.id, "calls": p.calls, "teardown": p.down})
+	}
+	_ = os.RemoveAll(tmplDir)
+	printJSON(map[string]any{"n": o.n, "wallMs": wall, "failed": failed, "errors": upErrs, "calls": summary(byCall),
+		"teardownMs": down, "teardownCalls": summary(byDown), "teardownErrors": downErrs, "pods": recs})
+	if len(upErrs)+len(downErrs) > 0 {
+		os.Exit(1)
+	}
+}
+
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go-cri-client [global flags] version|status|pull|image-status|remove-image|run-pod|run-container|run-pod-container|list|container-status|exec-sync|exec|exec-burst|attach|port-forward|stop-remove [flags] [-- argv]")
+		fmt.Fprintln(os.Stderr, "usage: go-cri-client [global flags] version|status|pull|image-status|remove-image|run-pod|run-container|run-pod-container|list|container-status|exec-sync|exec|exec-burst|attach|port-forward|stop-remove|run|lifecycle|teardown|floor [flags] [-- argv]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -414,9 +1097,21 @@ func main() {
 		payload   = fs.String("send", "", "bytes to send on each forwarded connection ({i} = its index)")
 		conns     = fs.Int("connections", 1, "forwarded connections to open one after the other")
 		execTO    = fs.Int64("exec-timeout", 0, "ExecSync timeout in seconds (0: none)")
-		sessions  = fs.Int("n", 1, "exec-burst: sessions at once")
+		sessions  = fs.Int("n", 1, "exec-burst: sessions at once; run, floor: pods at once")
 		inSize    = fs.Int("stdin-bytes", 100000, "exec-burst: bytes sent on each session's stdin")
 		expect    = fs.String("expect", "", "exec-burst: the stdout each session must give")
+		handler   = fs.String("handler", "", "run, lifecycle: the pods' runtime handler (empty: the runtime's default)")
+		logRoot   = fs.String("log-root", "", "run, lifecycle: kubelet's pod log root (each pod gets <root>/<ns>_<name>_<uid>); empty: no log directory")
+		iters     = fs.Int("k", 5, "lifecycle: iterations")
+		gap       = fs.Duration("gap", 0, "lifecycle: pause after each call (to tell calls apart in a trace)")
+		pull      = fs.Bool("pull", false, "lifecycle: after each pod, RemoveImage (untimed) then PullImage of -image (timed)")
+		rtPath    = fs.String("runtime", "runc", "floor: OCI runtime binary")
+		rtRoot    = fs.String("runtime-root", "", "floor: the runtime's --root")
+		workDir   = fs.String("dir", "", "floor: work dir (netns files, bundles)")
+		conflist  = fs.String("conflist", "", "floor: CNI conflist")
+		cniBin    = fs.String("cni-bin", "/usr/lib/cni", "floor: CNI plugin dir")
+		pauseFS   = fs.String("pause-rootfs", "", "floor: rootfs of the pause container (/pause)")
+		rootfs    = fs.String("rootfs", "", "floor: rootfs of the container (busybox)")
 	)
 	check(fs.Parse(flag.Args()[1:]), "flags")
 	argv := fs.Args()
@@ -424,7 +1119,27 @@ func main() {
 		execBurst(*id, *sessions, *inSize, strings.ReplaceAll(*expect, `\n`, "\n"), argv)
 		return
 	}
+	if cmd == "floor" {
+		benchFloor(floorOpts{n: *sessions, prefix: *name, runtime: *rtPath, runtimeRoot: *rtRoot, dir: *workDir,
+			conflist: *conflist, cniBin: *cniBin, pauseRootfs: *pauseFS, rootfs: *rootfs})
+		return
+	}
+	bench := benchOpts{n: *sessions, k: *iters, prefix: *name, label: *label, image: *image, handler: *handler, logRoot: *logRoot, argv: argv, gap: *gap, pull: *pull}
+	if len(bench.argv) == 0 {
+		bench.argv = []string{"sleep", "3600"}
+	}
 	rt, img := connect()
+	switch cmd {
+	case "run":
+		benchRun(rt, bench)
+		return
+	case "lifecycle":
+		benchLifecycle(rt, img, bench)
+		return
+	case "teardown":
+		benchTeardown(rt, *label)
+		return
+	}
 	ctx, cancel := rpcCtx()
 	defer cancel()
 
