@@ -1,0 +1,76 @@
+// The Go client's benchmark modes against a real `isulats daemon`: `run` starts N kubelet-shaped
+// pods at once (RunPodSandbox, CreateContainer, StartContainer, as `crictl run`) and reports each
+// call's time; `teardown` removes every pod with its label. bench/daemon reads exactly this JSON.
+// No timed assertions: only that the work was done and every figure is there.
+import { readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { goToolPath, runGoCriClient } from '../rig/go-tools.js';
+import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
+import { rigEnv } from '../rig/rig-env.js';
+import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
+
+const CALLS = ['RunPodSandbox', 'CreateContainer', 'StartContainer'];
+const LABEL = 'bench-run-3f9c2a7e';
+
+interface CallTime { call: string; ms: number; start: number; end: number }
+interface RunOutput {
+  n: number;
+  wallMs: number;
+  failed: number;
+  errors: Record<string, number>;
+  calls: Record<string, { median: number; p90: number; count: number }>;
+  pods: Array<{ podId: string; containerId: string; calls: CallTime[]; error?: string }>;
+}
+interface Listing { pods: Array<{ ID: string; Name: string; State: string }>; containers: Array<{ ID: string; State: string; PodID: string }> }
+
+describe('go-cri-client run and teardown against isulats daemon', () => {
+  let daemon: IsulatsDaemon | undefined;
+  let logRoot = '';
+  const go = async (args: string[]): Promise<string> => {
+    const r = await runGoCriClient(goToolPath('go-cri-client'), ['-endpoint', daemon!.endpoint, ...args]);
+    expect({ code: r.code, stderr: r.stderr }, `go-cri-client ${args.join(' ')}`).toEqual({ code: 0, stderr: '' });
+    return r.stdout;
+  };
+
+  beforeAll(async () => {
+    const env = rigEnv();
+    logRoot = await makeTempDir('ist-gbr-');
+    daemon = await startIsulatsDaemon({ podSandboxImage: env.ISULATS_TEST_PAUSE });
+    await go(['pull', '-image', env.ISULATS_TEST_BUSYBOX]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await daemon?.cleanup();
+    if (logRoot) await removeTempDir(logRoot);
+  }, 60_000);
+
+  it('runs 3 pods at once, each RUNNING, with per-call timings, then tears them all down', async () => {
+    const out = JSON.parse(await go(['run', '-n', '3', '-name', 'web-frontend', '-label', LABEL, '-log-root', logRoot,
+      '-image', rigEnv().ISULATS_TEST_BUSYBOX])) as RunOutput;
+    expect({ n: out.n, failed: out.failed, errors: out.errors }).toEqual({ n: 3, failed: 0, errors: {} });
+    expect(out.wallMs).toBeGreaterThan(0);
+    for (const call of CALLS) {
+      expect(out.calls[call]!.count).toBe(3);
+      expect(out.calls[call]!.median).toBeGreaterThan(0);
+      expect(out.calls[call]!.p90).toBeGreaterThanOrEqual(out.calls[call]!.median);
+    }
+    for (const pod of out.pods) {
+      expect(pod.podId).toMatch(/^[0-9a-f]{64}$/);
+      expect(pod.containerId).toMatch(/^[0-9a-f]{64}$/);
+      expect(pod.calls.map((c) => c.call)).toEqual(CALLS);
+      for (const c of pod.calls) expect(c.end).toBeGreaterThanOrEqual(c.start);
+    }
+
+    const listing = JSON.parse(await go(['list', '-label', LABEL])) as Listing;
+    expect(listing.pods.map((p) => p.ID).sort()).toEqual(out.pods.map((p) => p.podId).sort());
+    expect(listing.pods.every((p) => p.State === 'SANDBOX_READY' && /^web-frontend-\d-[0-9a-f-]{10}-[0-9a-f]{5}$/.test(p.Name))).toBe(true);
+    expect(listing.containers.map((c) => c.ID).sort()).toEqual(out.pods.map((p) => p.containerId).sort());
+    expect(listing.containers.every((c) => c.State === 'CONTAINER_RUNNING')).toBe(true);
+    // kubelet's log layout: <root>/<ns>_<name>_<uid>/, one per pod.
+    expect((await readdir(logRoot)).filter((d) => d.startsWith('default_web-frontend-'))).toHaveLength(3);
+
+    const down = JSON.parse(await go(['teardown', '-label', LABEL])) as { pods: number; errors: string[] };
+    expect(down).toMatchObject({ pods: 3, errors: [] });
+    expect(JSON.parse(await go(['list', '-label', LABEL]))).toEqual({ pods: [], containers: [] });
+  }, 60_000);
+});
