@@ -1,0 +1,62 @@
+// The floor: each pod's work with no daemon, done by the Go client's `floor` mode (netns made
+// in-process, CNI ADD of loopback + the rig's bridge/portmap conflist, `runtime run -d` of a
+// pause and a busybox container on overlays of the same rootfs the rig images hold). Here: the
+// rootfs, the network and runtime roots it uses, and a cleanup that leaves nothing behind.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { populateBusyboxRootfs } from '../../test/rig/busybox-rootfs.js';
+import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from '../../test/rig/cni-conf.js';
+import { deleteLink, unmountUnder } from '../../test/rig/host-cleanup.js';
+import { compilePause } from '../../test/rig/pause-binary.js';
+import { run } from '../../test/rig/proc.js';
+import { goClient, type FloorOutput } from './go-client.js';
+
+export interface Floor {
+  /** N pods up at once (timed), then down at once (timed apart). */
+  run(n: number, runtime: string, tag: string): Promise<FloorOutput>;
+  /** The Go client's argv for one floor run (for tracing it), once prepare() made its dirs. */
+  args(n: number, runtime: string, tag: string): string[];
+  prepare(runtime: string, tag: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export async function prepareFloor(dir: string): Promise<Floor> {
+  const rootfs = join(dir, 'busybox-rootfs');
+  const pauseRootfs = join(dir, 'pause-rootfs');
+  await mkdir(rootfs);
+  await populateBusyboxRootfs(rootfs);
+  await mkdir(pauseRootfs);
+  await compilePause(join(pauseRootfs, 'pause'));
+  await mkdir(join(dir, 'net.d'));
+  await mkdir(join(dir, 'leases'));
+  const network: CniNetwork = await writeBridgeConflist(join(dir, 'net.d'), join(dir, 'leases'));
+  // One runtime state dir per runtime binary, made on first use.
+  const roots = new Map<string, string>();
+  const rootOf = (runtime: string) => join(dir, `root${runtime.replace(/\W/g, '_')}`);
+  const args = (n: number, runtime: string, tag: string) => ['floor', '-n', String(n), '-name', `fl${tag}`, '-runtime', runtime,
+    '-runtime-root', rootOf(runtime), '-dir', join(dir, `work-${tag}`), '-conflist', network.confPath,
+    '-cni-bin', CNI_BIN_DIR, '-pause-rootfs', pauseRootfs, '-rootfs', rootfs];
+  const prepare = async (runtime: string, tag: string): Promise<void> => {
+    if (!roots.has(runtime)) {
+      roots.set(runtime, rootOf(runtime));
+      await mkdir(rootOf(runtime));
+    }
+    await mkdir(join(dir, `work-${tag}`));
+  };
+  return {
+    args,
+    prepare,
+    async run(n, runtime, tag) {
+      await prepare(runtime, tag);
+      return goClient<FloorOutput>(args(n, runtime, tag));
+    },
+    async cleanup() {
+      for (const [runtime, r] of roots) {
+        const ids = (await run(runtime, ['--root', r, 'list', '-q'], { check: false })).stdout.split('\n').filter(Boolean);
+        for (const id of ids) await run(runtime, ['--root', r, 'delete', '-f', id], { check: false });
+      }
+      await unmountUnder(dir);
+      await deleteLink(network.bridge);
+    },
+  };
+}
