@@ -23,7 +23,7 @@ export interface Floor {
 export async function prepareFloor(dir: string): Promise<Floor> {
   const rootfs = join(dir, 'busybox-rootfs');
   const pauseRootfs = join(dir, 'pause-rootfs');
-  await mkdir(rootfs);
+  await mkdir(rootfs, { recursive: true });
   await populateBusyboxRootfs(rootfs);
   await mkdir(pauseRootfs);
   await compilePause(join(pauseRootfs, 'pause'));

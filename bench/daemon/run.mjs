@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// Runs the daemon benchmark (bench/daemon/daemon-bench.ts, which reuses test/rig):
-// isulats daemon vs containerd 1.6, same client.
-// Usage: node bench/daemon/run.mjs [ITERATIONS] [N,N,...]   (default 5 and 1,10,50; needs root)
-//        node bench/daemon/run.mjs --rss [N] [cli|grpc] [VARIANT...]   (bench/daemon/rss.ts: memory and CPU with N pods)
-//        node bench/daemon/run.mjs --rpc [ITERATIONS]   (bench/daemon/rpc-times.ts: median latency per CRI call)
+// Runs the daemon benchmarks (their TypeScript reuses test/rig; needs root):
+//   node bench/daemon/run.mjs [--n 1,10,50] [--iterations 5] [--iterations-large 3] [--lifecycle 5] [--no-trace] [--trace-only]
+//        bench/daemon/go-bench.ts: the Go CRI client drives containerd 1.6, isulats daemon (runc, crun)
+//        and a no-daemon floor (runc, crun); markdown tables of wall time, RSS, CPU, execs per call
+//   node bench/daemon/run.mjs --cli [ITERATIONS] [N,N,...]   (bench/daemon/daemon-bench.ts: through the Node CLI)
+//   node bench/daemon/run.mjs --rss [N] [cli|grpc] [VARIANT...]   (bench/daemon/rss.ts: memory and CPU with N pods)
+//   node bench/daemon/run.mjs --rpc [ITERATIONS]   (bench/daemon/rpc-times.ts: median latency per CRI call)
 import { runBundled } from '../run-bundled.mjs';
 
-const entries = { '--rss': 'bench/daemon/rss.ts', '--rpc': 'bench/daemon/rpc-times.ts' };
-const entry = entries[process.argv[2]] ?? 'bench/daemon/daemon-bench.ts';
-process.exitCode = await runBundled(entry, process.argv.slice(2));
+const entries = { '--cli': 'bench/daemon/daemon-bench.ts', '--rss': 'bench/daemon/rss.ts', '--rpc': 'bench/daemon/rpc-times.ts' };
+const entry = entries[process.argv[2]] ?? 'bench/daemon/go-bench.ts';
+const args = entries[process.argv[2]] ? process.argv.slice(3) : process.argv.slice(2);
+process.exitCode = await runBundled(entry, args);
