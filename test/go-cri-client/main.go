@@ -652,12 +652,12 @@ func benchLifecycle(rt runtimeapi.RuntimeServiceClient, img runtimeapi.ImageServ
 			if err != nil {
 				return err
 			}
-			var out bytes.Buffer
-			if err := exe.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &out, Stderr: &out}); err != nil {
+			var out, errOut bytes.Buffer
+			if err := exe.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &out, Stderr: &errOut}); err != nil {
 				return err
 			}
-			if out.String() != "hi\n" {
-				return fmt.Errorf("output %q", out.String())
+			if out.String() != "hi\n" || errOut.Len() > 0 {
+				return fmt.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
 			}
 			return nil
 		})

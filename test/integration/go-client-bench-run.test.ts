@@ -10,6 +10,7 @@ import { rigEnv } from '../rig/rig-env.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
 const CALLS = ['RunPodSandbox', 'CreateContainer', 'StartContainer'];
+const LIFECYCLE_CALLS = [...CALLS, 'ExecSync', 'Exec', 'StopContainer', 'RemoveContainer', 'StopPodSandbox', 'RemovePodSandbox'];
 const LABEL = 'bench-run-3f9c2a7e';
 
 interface CallTime { call: string; ms: number; start: number; end: number }
@@ -71,6 +72,14 @@ describe('go-cri-client run and teardown against isulats daemon', () => {
 
     const down = JSON.parse(await go(['teardown', '-label', LABEL])) as { pods: number; errors: string[] };
     expect(down).toMatchObject({ pods: 3, errors: [] });
+    expect(JSON.parse(await go(['list', '-label', LABEL]))).toEqual({ pods: [], containers: [] });
+  }, 60_000);
+
+  it('times each lifecycle call of 2 pods one at a time, exec streams included, and leaves no pod', async () => {
+    const out = JSON.parse(await go(['lifecycle', '-k', '2', '-name', 'api-backend', '-label', LABEL, '-log-root', logRoot,
+      '-image', rigEnv().ISULATS_TEST_BUSYBOX])) as { iterations: number; calls: RunOutput['calls']; timeline: CallTime[] };
+    expect(out.timeline.map((c) => c.call)).toEqual([...LIFECYCLE_CALLS, ...LIFECYCLE_CALLS]);
+    for (const call of LIFECYCLE_CALLS) expect(out.calls[call]!.count).toBe(2);
     expect(JSON.parse(await go(['list', '-label', LABEL]))).toEqual({ pods: [], containers: [] });
   }, 60_000);
 });
