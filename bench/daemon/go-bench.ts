@@ -143,6 +143,7 @@ runBenchWithRig(async (rig) => {
     print(facts);
     print();
 
+    const execsPerPod = new Map<string, number>();
     if (!flag('--no-trace')) {
       console.error('[bench] tracing execs per call');
       const traced: Record<string, Array<{ call: string; execs: string[] }>> = {};
@@ -156,8 +157,10 @@ runBenchWithRig(async (rig) => {
         ...daemons.map((t) => { const e = traced[t.key]!.find((c) => c.call === call)?.execs ?? []; return `${e.length}: ${describeExecs(e)}`; })])));
       print();
       const perPod = (rows: Array<{ call: string; execs: string[] }>, names: string[]) => rows.filter((r) => names.includes(r.call)).reduce((s, r) => s + r.execs.length, 0);
-      print(`Per pod (RunPodSandbox + CreateContainer + StartContainer): ${daemons.map((t) => `${t.label} ${perPod(traced[t.key]!, POD_CALLS)}`).join(', ')}; ` +
-        `floor: ${floors.map((f) => `${f.label} ${perPod(floorTrace[f.key]!, FLOOR_STEPS)}`).join(', ')}.`);
+      for (const t of daemons) execsPerPod.set(t.key, perPod(traced[t.key]!, POD_CALLS));
+      for (const f of floors) execsPerPod.set(f.key, perPod(floorTrace[f.key]!, FLOOR_STEPS));
+      print(`Per pod (RunPodSandbox + CreateContainer + StartContainer; the container's own pause and sleep included): ` +
+        `${targets.map((t) => `${t.label} ${execsPerPod.get(t.key)}`).join(', ')}.`);
       print();
       print(mdTable(['floor step', ...floors.map((f) => f.label)], floorTrace[floors[0]!.key]!.map((r, i) => [r.call,
         ...floors.map((f) => { const e = floorTrace[f.key]![i]?.execs ?? []; return `${e.length}: ${describeExecs(e)}`; })])));
@@ -195,11 +198,11 @@ runBenchWithRig(async (rig) => {
           t.kind === 'daemon' ? `${mib(med(n, t.key, (s) => s.monitorKb))} (${fmt(med(n, t.key, (s) => s.monitors))})` : '—',
           t.kind === 'daemon' ? fmt(med(n, t.key, (s) => s.cpuSelfMs)) : '—',
           t.kind === 'daemon' ? fmt(med(n, t.key, (s) => s.cpuTotalMs)) : '—',
-          fmt(med(n, t.key, (s) => s.teardownMs)), String(failed)]);
+          String(execsPerPod.get(t.key) ?? 'n/a'), fmt(med(n, t.key, (s) => s.teardownMs)), String(failed)]);
       }
     }
     print(mdTable(['N', 'target', 'wall ms', '× containerd', '× floor', 'daemon RSS idle MiB', 'daemon RSS at N MiB', 'monitors RSS MiB (count)',
-      'daemon CPU ms', 'CPU ms incl. children + monitors', 'teardown ms', 'failed'], rows));
+      'daemon CPU ms', 'CPU ms incl. children + monitors', 'execs per pod', 'teardown ms', 'failed'], rows));
     print();
     print('Per-call medians / p90 in ms within those runs (median over iterations):');
     print();
