@@ -100,7 +100,7 @@ async function traceFloor(floor: Floor, runtime: string, dir: string): Promise<A
   const tag = `trace${seq++}`;
   await floor.prepare(runtime, tag);
   const file = join(dir, `strace-floor-${tag}.txt`);
-  const out = await goClient<FloorOutput>(floor.args(1, runtime, tag), { prefix: ['strace', '-f', '-qq', '-e', 'trace=execve', '-ttt', '-o', file] });
+  const out = await goClient<FloorOutput>([...floor.args(1, runtime, tag), '-gap', '700ms'], { prefix: ['strace', '-f', '-qq', '-e', 'trace=execve', '-ttt', '-o', file] });
   // The Go client's own exec (the first event) is before the first step: left out by the windows.
   const events = parseExecs(await readFile(file, 'utf8'));
   const pod = out.pods[0]!;

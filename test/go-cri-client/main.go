@@ -762,6 +762,7 @@ func benchTeardown(rt runtimeapi.RuntimeServiceClient, label string) {
 
 type floorOpts struct {
 	n                                     int
+	settle                                time.Duration
 	prefix, runtime, runtimeRoot, dir     string
 	conflist, cniBin, pauseRootfs, rootfs string
 }
@@ -1048,6 +1049,9 @@ func benchFloor(o floorOpts) {
 			p.err = ""
 		}
 	}
+	// What runtime run -d left running asynchronously (the container's own exec) lands before
+	// teardown starts when this is long enough (a trace attributes by time).
+	time.Sleep(o.settle)
 	down := each(func(p *floorPod) error { return o.podDown(p, chain) })
 	byCall, byDown, downErrs := map[string][]float64{}, map[string][]float64{}, map[string]int{}
 	recs := []map[string]any{}
@@ -1103,7 +1107,7 @@ func main() {
 		handler   = fs.String("handler", "", "run, lifecycle: the pods' runtime handler (empty: the runtime's default)")
 		logRoot   = fs.String("log-root", "", "run, lifecycle: kubelet's pod log root (each pod gets <root>/<ns>_<name>_<uid>); empty: no log directory")
 		iters     = fs.Int("k", 5, "lifecycle: iterations")
-		gap       = fs.Duration("gap", 0, "lifecycle: pause after each call (to tell calls apart in a trace)")
+		gap       = fs.Duration("gap", 0, "lifecycle: pause after each call; floor: between bringing pods up and down (to tell calls apart in a trace)")
 		pull      = fs.Bool("pull", false, "lifecycle: after each pod, RemoveImage (untimed) then PullImage of -image (timed)")
 		rtPath    = fs.String("runtime", "runc", "floor: OCI runtime binary")
 		rtRoot    = fs.String("runtime-root", "", "floor: the runtime's --root")
@@ -1120,7 +1124,7 @@ func main() {
 		return
 	}
 	if cmd == "floor" {
-		benchFloor(floorOpts{n: *sessions, prefix: *name, runtime: *rtPath, runtimeRoot: *rtRoot, dir: *workDir,
+		benchFloor(floorOpts{n: *sessions, settle: *gap, prefix: *name, runtime: *rtPath, runtimeRoot: *rtRoot, dir: *workDir,
 			conflist: *conflist, cniBin: *cniBin, pauseRootfs: *pauseFS, rootfs: *rootfs})
 		return
 	}
