@@ -1,9 +1,14 @@
 // The Go client's benchmark modes against a real `isulats daemon`: `run` starts N kubelet-shaped
 // pods at once (RunPodSandbox, CreateContainer, StartContainer, as `crictl run`) and reports each
 // call's time; `teardown` removes every pod with its label. bench/daemon reads exactly this JSON.
-// No timed assertions: only that the work was done and every figure is there.
-import { readdir } from 'node:fs/promises';
+// The `floor` mode does the same per-pod work with no daemon (netns, CNI ADD, two `runc run -d`)
+// and undoes it. No timed assertions: only that the work was done and every figure is there.
+import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareFloor, type Floor } from '../../bench/daemon/floor.js';
+import type { FloorOutput } from '../../bench/daemon/go-client.js';
+import { linkExists } from '../rig/host-cleanup.js';
+import { run } from '../rig/proc.js';
 import { goToolPath, runGoCriClient } from '../rig/go-tools.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
@@ -81,5 +86,40 @@ describe('go-cri-client run and teardown against isulats daemon', () => {
     expect(out.timeline.map((c) => c.call)).toEqual([...LIFECYCLE_CALLS, ...LIFECYCLE_CALLS]);
     for (const call of LIFECYCLE_CALLS) expect(out.calls[call]!.count).toBe(2);
     expect(JSON.parse(await go(['list', '-label', LABEL]))).toEqual({ pods: [], containers: [] });
+  }, 60_000);
+});
+
+describe('go-cri-client floor (the no-daemon floor of bench/daemon)', () => {
+  let dir = '';
+  let floor: Floor | undefined;
+
+  beforeAll(async () => {
+    dir = await makeTempDir('ist-gbf-');
+    floor = await prepareFloor(dir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await floor?.cleanup();
+    if (dir) await removeTempDir(dir);
+  }, 60_000);
+
+  it('brings 2 pods up with runc (netns, CNI ADD, pause + container) and takes them down, leaving nothing', async () => {
+    const tag = 'x1';
+    await floor!.prepare('runc', tag);
+    const args = floor!.args(2, 'runc', tag);
+    // While it runs the pods are up; the mode takes them down itself before it prints.
+    const out = JSON.parse((await run(goToolPath('go-cri-client'), args)).stdout) as FloorOutput;
+    expect({ n: out.n, failed: out.failed, errors: out.errors }).toEqual({ n: 2, failed: 0, errors: {} });
+    for (const step of ['netns', 'CNI ADD', 'run pause', 'run container']) expect(out.calls[step]!.count).toBe(2);
+    for (const step of ['delete -f', 'CNI DEL', 'netns remove']) expect(out.teardownCalls[step]!.count).toBeGreaterThanOrEqual(2);
+    expect(out.wallMs).toBeGreaterThan(0);
+    const root = args[args.indexOf('-runtime-root') + 1]!;
+    expect((await run('runc', ['--root', root, 'list', '-q'])).stdout).toBe('');
+    expect((await readFile('/proc/self/mountinfo', 'utf8')).includes(dir)).toBe(false);
+    // host-local released both addresses (only its lock file and last-reserved marker stay).
+    const leases = await readdir(dir + '/leases', { recursive: true });
+    expect(leases.filter((f) => /\d+\.\d+\.\d+\.\d+$/.test(f))).toEqual([]);
+    const conf = JSON.parse(await readFile(args[args.indexOf('-conflist') + 1]!, 'utf8')) as { plugins: Array<{ bridge?: string }> };
+    expect(await linkExists(conf.plugins[0]!.bridge!)).toBe(true); // the bridge stays for the next run; cleanup() deletes it
   }, 60_000);
 });
