@@ -4,7 +4,7 @@
 // POD-CONFIG`, time until all N containers run, daemon VmRSS and summed monitor VmRSS
 // (conmon of the daemon's containers vs containerd-shim-runc-v2 of our containerd); (c) the
 // same N pods through one in-process gRPC client, without a CLI process per pod.
-// Usage: node bench/daemon/run.mjs [ITERATIONS] [N,N,...]   (default 5 and 1,10,50)
+// Usage: node bench/daemon/run.mjs --cli [ITERATIONS] [N,N,...]   (default 5 and 1,10,50)
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { REPO_ROOT } from '../../test/rig/cli.js';
