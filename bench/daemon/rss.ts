@@ -5,8 +5,8 @@
 //   container, ExecSync, stats, lists, removal) and BENCH_SETTLE_S seconds (default 10) of quiet,
 //   the median of three reads a second apart (containerd's idle figure is also after serving calls);
 // - N pods at once (`run --no-pull` from N CLI processes, or RunPodSandbox + CreateContainer +
-//   StartContainer from one in-process gRPC client), read a second after the last one started, with
-//   the CPU time the daemon used for them (its own, and its reaped children's: runc, CNI plugins,
+//   StartContainer from one in-process gRPC client), read a second after the last one started and
+//   again after BENCH_SETTLE_S with the pods still running, with the CPU time the daemon used for them (its own, and its reaped children's: runc, CNI plugins,
 //   conmon's first stage).
 // Memory from /proc/PID/status: VmRSS, split into anonymous and file-backed, and the high-water mark.
 // N defaults to 50, clients to grpc.
@@ -183,7 +183,7 @@ runBenchWithRig(async (rig) => {
   if (n <= 0) return;
 
   console.log(`N=${n} pods per target, ${mode} clients; memory in MB, CPU in ms`);
-  console.log(['target', 'wall', 'failed', 'RSS before', 'RSS after', 'HWM', 'anon', 'file', 'threads', 'cpu self', 'cpu children'].join('\t'));
+  console.log(['target', 'wall', 'failed', 'RSS before', 'RSS after', 'RSS settled', 'HWM', 'anon', 'file', 'threads', 'cpu self', 'cpu children'].join('\t'));
   for (const t of targets) {
     const before = await memory(t.pid);
     const cpu0 = await procStat(t.pid);
@@ -191,7 +191,9 @@ runBenchWithRig(async (rig) => {
     await sleep(1000);
     const after = await memory(t.pid);
     const cpu1 = await procStat(t.pid);
-    console.log([t.name, r.ms.toFixed(0), r.failures, mb(before.VmRSS), mb(after.VmRSS), mb(after.VmHWM), mb(after.RssAnon), mb(after.RssFile), after.Threads,
+    await sleep(settleMs);
+    const settled = await settledMemory(t.pid);
+    console.log([t.name, r.ms.toFixed(0), r.failures, mb(before.VmRSS), mb(after.VmRSS), mb(settled.VmRSS), mb(after.VmHWM), mb(after.RssAnon), mb(after.RssFile), after.Threads,
       (cpu1.self - cpu0.self).toFixed(0), (cpu1.children - cpu0.children).toFixed(0)].join('\t'));
     if (process.env.BENCH_SMAPS) console.log(await smapsSummary(t.pid));
     const heap = await probe(t);
