@@ -10,6 +10,7 @@ import { LOG_LEVELS, type DaemonConfig } from '../runtime/config/daemon-config.j
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
 import { addAdminService } from './admin-service.js';
 import { createClampedInjector } from './deadline-clamp.js';
+import { residentKb, startIdleTrim } from './idle-trim.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { listenTcp, listenUnix, type Listener } from './listeners.js';
 import { openLogFile } from './log-file.js';
@@ -127,6 +128,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       listeners.push(l);
       undo.push({ what: `close ${l.endpoint}`, run: () => l.close() });
     }
+
+    const { mallocTrim } = await import('../runtime/native.js');
+    const trim = () => {
+      const before = residentKb();
+      mallocTrim();
+      log.debug('returned free heap memory to the kernel', { rssKb: before, freedKb: before - residentKb() });
+    };
+    undo.push({ what: 'stop idle trim', run: startIdleTrim({ trim }) });
 
     let resolveStopped!: () => void;
     const stopped = new Promise<void>((r) => (resolveStopped = r));

@@ -16,9 +16,15 @@
 // - --v8-pool-size=1: one V8 worker thread is enough on a node's spare cores;
 // - MALLOC_ARENA_MAX=2: glibc gives threads that malloc (libuv's pool, V8's
 //   workers) arenas of their own, ~20 MB of RSS mostly left idle.
+// - bin/isulats.cjs in place of bin/isulats (the ES module npm links, which only
+//   loads it): a process started on an ES module loads Node's ES module loader,
+//   about 2 MB of RSS the daemon never uses.
 // What the user set wins (a node flag of the same name on the command line or in
 // NODE_OPTIONS, the variable in the environment); ISULATS_DAEMON_REEXEC=0
 // turns the re-exec off (the re-executed daemon has it set, so it runs once).
+
+import { existsSync, realpathSync } from 'node:fs';
+import { basename } from 'node:path';
 
 /** Node.js flags the daemon runs with. */
 export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1'];
@@ -34,17 +40,28 @@ export interface ExecPlan {
 
 const flagName = (arg: string): string => arg.split('=')[0]!.replace(/_/g, '-');
 
+/** The script to run the daemon on: the CommonJS twin of bin/isulats when the process started on that. */
+export function daemonScript(script: string | undefined, exists: (path: string) => boolean = existsSync): string | undefined {
+  if (script === undefined) return undefined;
+  let real = script;
+  try {
+    real = realpathSync(script); // npm's /usr/local/bin/isulats is a symlink
+  } catch {}
+  return basename(real) === 'isulats' && exists(`${real}.cjs`) ? `${real}.cjs` : script;
+}
+
 /** What to execve, or undefined when this process already runs as it should. */
-export function daemonExecPlan(p: { execPath: string; execArgv: string[]; argv: string[]; env: NodeJS.ProcessEnv }): ExecPlan | undefined {
+export function daemonExecPlan(p: { execPath: string; execArgv: string[]; argv: string[]; env: NodeJS.ProcessEnv; script?: string }): ExecPlan | undefined {
   if (p.env[REEXEC_VARIABLE] === '0') return undefined;
+  const script = p.script ?? p.argv[1];
   const given = new Set([...p.execArgv, ...(p.env.NODE_OPTIONS ?? '').split(/\s+/)].filter((a) => a.startsWith('--')).map(flagName));
   const flags = DAEMON_NODE_FLAGS.filter((f) => !given.has(flagName(f)));
   const env = Object.entries(DAEMON_ENV).filter(([k]) => p.env[k] === undefined);
-  if (flags.length === 0 && env.length === 0) return undefined;
+  if (flags.length === 0 && env.length === 0 && script === p.argv[1]) return undefined;
   const next: NodeJS.ProcessEnv = { ...p.env, ...Object.fromEntries(env), [REEXEC_VARIABLE]: '0' };
   return {
     path: p.execPath,
-    argv: [p.argv[0] ?? p.execPath, ...p.execArgv, ...flags, ...p.argv.slice(1)],
+    argv: [p.argv[0] ?? p.execPath, ...p.execArgv, ...flags, ...(script === undefined ? [] : [script]), ...p.argv.slice(2)],
     env: Object.entries(next).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`),
   };
 }
@@ -55,7 +72,7 @@ export function daemonExecPlan(p: { execPath: string; execArgv: string[]; argv: 
  * Node's defaults, which work, with more memory), saying why through `warn`.
  */
 export async function reexecForDaemon(warn: (msg: string) => void): Promise<void> {
-  const plan = daemonExecPlan({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv, env: process.env });
+  const plan = daemonExecPlan({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv, env: process.env, script: daemonScript(process.argv[1]) });
   if (!plan) return;
   try {
     const { execve } = await import('../runtime/native.js');

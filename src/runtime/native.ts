@@ -35,6 +35,7 @@ interface NativeBinding {
   spawnPiped?(file: string, argv: string[], env: string[], cwd: string | null, callback: SpawnCallback): void;
   seqpacketReader?(path: string, callback: SeqpacketCallback): void;
   shutdown?(fd: number, how: number): void;
+  mallocTrim?(): boolean;
 }
 
 /** kind 0: connected (fd, ctlFd) or not (errno); 1: a message (data); 2: the end (errno on a read error). */
@@ -290,4 +291,16 @@ export function shutdownSocket(fd: number, how: 0 | 1 | 2): void {
   const shut = load().shutdown;
   if (!shut) throw internal('isulats native addon has no shutdown: rebuild it with `node scripts/build-native.mjs`');
   shut(fd, how);
+}
+
+/**
+ * malloc_trim(0): returns glibc's free heap pages to the kernel. Undefined when
+ * the addon is missing or older than this binding (nothing is trimmed then).
+ */
+export function mallocTrim(): boolean | undefined {
+  try {
+    return load().mallocTrim?.();
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DAEMON_NODE_FLAGS, daemonExecPlan, REEXEC_VARIABLE } from '../../src/daemon/process-tuning.js';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DAEMON_NODE_FLAGS, daemonExecPlan, daemonScript, REEXEC_VARIABLE } from '../../src/daemon/process-tuning.js';
 
 const base = { execPath: '/usr/bin/node', execArgv: [] as string[], argv: ['/usr/bin/node', '/usr/local/bin/isulats', 'daemon', '--config-file', '/etc/isulats/daemon.json'], env: { PATH: '/usr/bin' } as NodeJS.ProcessEnv };
 
@@ -24,5 +27,34 @@ describe('daemon re-exec plan', () => {
     expect(viaOptions.env).toContain('MALLOC_ARENA_MAX=2');
     const keepsFlags = daemonExecPlan({ ...base, execArgv: ['--inspect'] })!;
     expect(keepsFlags.argv.slice(0, 3)).toEqual(['/usr/bin/node', '--inspect', DAEMON_NODE_FLAGS[0]]);
+  });
+
+  it('runs the daemon on the CommonJS twin of the script it was given', () => {
+    const plan = daemonExecPlan({ ...base, script: '/usr/lib/node_modules/isulats/bin/isulats.cjs' })!;
+    expect(plan.argv).toEqual(['/usr/bin/node', ...DAEMON_NODE_FLAGS, '/usr/lib/node_modules/isulats/bin/isulats.cjs', 'daemon', '--config-file', '/etc/isulats/daemon.json']);
+    // Only the script differs: still worth the re-exec.
+    const swapOnly = daemonExecPlan({ ...base, execArgv: [...DAEMON_NODE_FLAGS], env: { MALLOC_ARENA_MAX: '2' }, script: '/x/bin/isulats.cjs' })!;
+    expect(swapOnly.argv).toEqual(['/usr/bin/node', ...DAEMON_NODE_FLAGS, '/x/bin/isulats.cjs', ...base.argv.slice(2)]);
+  });
+});
+
+describe('daemon script', () => {
+  it('is bin/isulats.cjs for bin/isulats, reached through npm\'s symlink too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ist-script-'));
+    try {
+      writeFileSync(join(dir, 'isulats'), '');
+      writeFileSync(join(dir, 'isulats.cjs'), '');
+      symlinkSync(join(dir, 'isulats'), join(dir, 'link'));
+      expect(daemonScript(join(dir, 'isulats'))).toBe(join(dir, 'isulats.cjs'));
+      expect(daemonScript(join(dir, 'link'))).toBe(join(dir, 'isulats.cjs'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stays as given for any other script, or without a twin', () => {
+    expect(daemonScript('/repo/.tmp/ist-e2e-daemon-1.mjs', () => true)).toBe('/repo/.tmp/ist-e2e-daemon-1.mjs');
+    expect(daemonScript('/opt/isulats/bin/isulats', () => false)).toBe('/opt/isulats/bin/isulats');
+    expect(daemonScript(undefined)).toBeUndefined();
   });
 });

@@ -43,6 +43,11 @@ export function selectManifest(manifests: Descriptor[], want: Platform): Descrip
   const wantVariant = normaliseVariant(want.architecture, want.variant);
   return (
     candidates.find((m) => normaliseVariant(m.platform!.architecture, m.platform!.variant) === wantVariant) ??
-    candidates.sort((a, b) => (b.platform!.variant ?? '').localeCompare(a.platform!.variant ?? ''))[0]
+    candidates.sort((a, b) => byCodeUnits(b.platform!.variant ?? '', a.platform!.variant ?? ''))[0]
   );
+}
+
+/** String order by code units: localeCompare would load ICU's collator (~3 MB) into the daemon. */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

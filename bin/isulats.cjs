@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Loads the CLI bundle through a V8 code cache: compiling JavaScript is most
+// of a CLI call's start-up, and Node 20 has no compile cache of its own. The
+// cache sits next to the bundle; V8 rejects it when the bundle or Node
+// changes, and it is then written again. Where it cannot be written (a
+// read-only install, a non-root user) the bundle is simply compiled each time.
+//
+// CommonJS, so that a process started on this file never loads Node's ES
+// module loader (about 2 MB of RSS): `isulats daemon` re-executes itself on it
+// (src/daemon/process-tuning.ts). bin/isulats, the ES module npm links, loads it.
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { Module, createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
+
+const file = join(__dirname, '../dist/isulats.cjs');
+const cacheFile = `${file}.v8cache`;
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {}
+const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
+// V8 takes cached data only from a process with the same V8 flags: only the
+// plain `isulats ...` calls write it (the daemon runs with flags of its own).
+const writeCache = (!cachedData || script.cachedDataRejected) && process.execArgv.length === 0;
+cachedData = undefined; // not kept for the life of a long-running process (the daemon)
+const mod = { exports: {} };
+script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
+if (writeCache) {
+  // After the command ran, so the functions it compiled are in the cache too.
+  process.once('exit', () => {
+    try {
+      const tmp = `${cacheFile}.${process.pid}`;
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, cacheFile);
+    } catch {}
+  });
+}
+mod.exports.main(process.argv.slice(2));
