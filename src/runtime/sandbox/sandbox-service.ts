@@ -25,7 +25,8 @@ import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { podCgroupResources } from '../container/cri-resources.js';
 import { checkResources } from '../container/resource-validation.js';
 import { CgroupWriteError } from '../oci/cgroup-writer.js';
-import { podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
+import { ensurePodCgroup, podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
+import { detectCgroupVersion } from '../oci/cgroups.js';
 import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, podPinPaths, type PodPins } from './pod-namespaces.js';
 
 /** Where pods without a cgroup parent of their own (and no engine setting) run. */
@@ -128,6 +129,7 @@ export class SandboxService {
         rootfs = await this.prepareRootfs(record, undo);
       }
       runtimeFailpoint('runp-after-rootfs');
+      if (record.noInfra) await this.ensurePodCgroup(record);
       await this.pinNamespaces(record, hostname, undo);
       if (record.namespaces.network !== 'NODE') {
         runtimeFailpoint('runp-after-netns');
@@ -196,6 +198,13 @@ export class SandboxService {
     const snap = await this.ctx.snapshots.prepare(record.id, record.pauseImageId);
     undo.push('remove pause rootfs', () => this.ctx.snapshots.remove(record.id));
     return snap.mountpoint;
+  }
+
+  /** The pod's own cgroup parent, which runc would have made for a pause; best effort: the first container's runc makes it too. */
+  private async ensurePodCgroup(record: SandboxRecord): Promise<void> {
+    if (!record.config.linux?.cgroupParent) return;
+    const path = podCgroupPath(record.cgroupParent, this.ctx.cgroupManager);
+    await ensurePodCgroup(path, detectCgroupVersion()).catch((error: Error) => this.ctx.warn(`pod ${record.id}: making cgroup ${path}: ${error.message}`));
   }
 
   /** One pinns run: the pod's net, IPC and UTS namespaces (those it does not share with the node), lo up, hostname, sysctls. */
