@@ -93,7 +93,8 @@ async function leftovers(): Promise<Record<string, unknown>> {
     containers: await readdir(join(root, 'containers')).catch(() => []),
     names: [...(await readdir(join(root, 'names', 'sandboxes')).catch(() => [])), ...(await readdir(join(root, 'names', 'containers')).catch(() => []))],
     mounts: await mountsUnder(dir),
-    netns: await readdir(join(dir, 'state', 'netns')).catch(() => []),
+    // Namespace pins: network, IPC and UTS.
+    netns: (await Promise.all(['netns', 'ipcns', 'utsns'].map((d) => readdir(join(dir, 'state', d)).catch(() => [] as string[])))).flat(),
     leases: (await readdir(leaseDir).catch(() => [] as string[])).filter((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n)),
     cniCache: await readdir(join(dir, 'root', 'cni', 'results')).catch(() => []),
     runc: runc.stdout.split('\n').filter(Boolean),
@@ -303,6 +304,25 @@ describe('a half-created pod whose creator PID still answers', () => {
       }
     });
   }
+
+  it('pinns killed midway: recovery releases pins left mounted or bare, of a half-made pod and of an ID with no record', async () => {
+    const podFile = await podConfig('half-pinned');
+    await crash(['runp', podFile], 'runp-after-shm');
+    const [id] = await readdir(join(dir, 'root', 'sandboxes'));
+    const pin = (kind: string, podId: string) => join(dir, 'state', kind, podId);
+    const pinns = (...args: string[]) => expect(spawnSync(join(REPO_ROOT, 'build', 'pinns', 'pinns'), args).status).toBe(0);
+    // As a pinns killed between its steps leaves them: a namespace mounted on its file, a file not mounted yet.
+    pinns(`--uts=${pin('utsns', id!)}`);
+    await writeFile(pin('ipcns', id!), '');
+    const orphan = 'e'.repeat(64);
+    pinns(`--net=${pin('netns', orphan)}`, `--ipc=${pin('ipcns', orphan)}`);
+    await writeFile(pin('utsns', orphan), '');
+    expect((await leftovers()).mounts).toHaveLength(4);
+    expect(await pods()).toEqual([]);
+    expect(await leftovers()).toEqual(NOTHING);
+    await ok(['runp', podFile]);
+    await removeAllAndCheck();
+  });
 
   it('RemovePodSandbox of a half-created pod refuses while its creator lives, then releases everything', async () => {
     await crash(['runp', await podConfig('half-made')], 'runp-after-cni-add');
