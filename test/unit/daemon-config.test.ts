@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { engineOptions } from '../../src/client/embedded.js';
 import {
   DaemonConfigError, defaultDaemonConfig, parseDaemonJson, resolveDaemonConfig, unixSockets,
 } from '../../src/runtime/config/daemon-config.js';
@@ -60,6 +61,9 @@ describe('daemon.json', () => {
     expect(cfg.dropInfraContainer).toBe(false);
     expect(defaultDaemonConfig().dropInfraContainer).toBe(true);
     expect(() => parseDaemonJson('{"drop-infra-container": "no"}')).toThrow(/"drop-infra-container": expected true or false/);
+    // Through to the engine, embedded or in the daemon.
+    expect(engineOptions(cfg).dropInfraContainer).toBe(false);
+    expect(engineOptions(defaultDaemonConfig()).dropInfraContainer).toBe(true);
   });
 
   it('reports every unknown key and bad value, one line each', () => {

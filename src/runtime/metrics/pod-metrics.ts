@@ -2,8 +2,9 @@
 // cAdvisor's names, as CRI-O serves them, so kubelet's /metrics/cadvisor
 // can come from the runtime. Container metrics come from each running
 // container's cgroup (v1 or v2, through the OCI runtime's stats); network
-// metrics are the pod's, per interface, from /proc/<pause pid>/net/dev
-// (that file shows the network namespace of the process it belongs to).
+// metrics are the pod's, per interface, from /proc/<pid>/net/dev of a process
+// in the pod's network namespace (that file shows the namespace of the process
+// it belongs to): the pause, or in a pod without one, a running container.
 // Label keys are CRI-O's: id, name, image (+ interface for network).
 // A Metric's value is a UInt64: seconds are whole seconds.
 import { readFile, stat } from 'node:fs/promises';
