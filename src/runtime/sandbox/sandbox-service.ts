@@ -282,7 +282,7 @@ export class SandboxService {
   }
 
   /**
-   * Pause container, network and netns: each release is idempotent. After a completed stop
+   * Pause container (if any), network and namespace pins: each release is idempotent. After a completed stop
    * (`released`), remove skips the steps that cost processes (runc state/delete, CNI DEL): they
    * found nothing then. The cheap ones run again, and the failpoints stay in the same order.
    */
