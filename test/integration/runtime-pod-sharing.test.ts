@@ -247,11 +247,13 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
       expect(JSON.parse(status.info.info!)).toMatchObject({ pid: 0, infra: false, netnsPath: pins[0], ipcnsPath: pins[1], utsnsPath: pins[2] });
 
       const ids: string[] = [];
-      for (const name of ['web', 'sidecar']) {
+      // web serves on the pod's loopback only: port-forward reaches it through the pinned netns.
+      const commands = { web: ['httpd', '-f', '-p', '127.0.0.1:8080', '-h', '/etc'], sidecar: ['sleep', '3600'] };
+      for (const [name, command] of Object.entries(commands)) {
         const c = await e.createContainer({
           podSandboxId,
           sandboxConfig: pod,
-          config: { metadata: { name }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], linux: { securityContext: { namespaceOptions: { pid: 'CONTAINER' } } } },
+          config: { metadata: { name }, image: { image: BUSYBOX_REF }, command, linux: { securityContext: { namespaceOptions: { pid: 'CONTAINER' } } } },
         });
         await e.startContainer({ containerId: c.containerId });
         ids.push(c.containerId);
@@ -267,6 +269,21 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
         expect(await inPod(id, 'cat /proc/sys/net/ipv4/ip_unprivileged_port_start /proc/sys/kernel/shmmni')).toBe('123\n2048');
         expect(await inPod(id, "ip -4 -o addr show eth0 | awk '{print $4}'")).toBe(`${status.status?.network?.ip}/24`);
       }
+      const forwarded = await waitFor(
+        async () => {
+          const conn = await e.portForwardInProcess(podSandboxId, 8080).catch(() => undefined);
+          if (!conn) return undefined;
+          let data = '';
+          conn.on('data', (b: Buffer) => (data += b.toString()));
+          const ended = new Promise((r) => conn.once('close', r).once('error', r).once('end', r));
+          conn.write('GET /hostname HTTP/1.0\r\n\r\n');
+          await ended;
+          conn.destroy();
+          return data.includes('200 OK') ? data : undefined;
+        },
+        { timeoutMs: 10_000, what: 'port-forward to the pod loopback' },
+      );
+      expect(forwarded.trim().split('\n').pop()).toBe('noinfra-pod');
       await e.execSync({ containerId: ids[0]!, cmd: ['sh', '-c', 'echo over-pinned-ipc > /dev/shm/token'] });
       expect(await inPod(ids[1]!, 'cat /dev/shm/token')).toBe('over-pinned-ipc');
 
