@@ -1,23 +1,26 @@
 #!/usr/bin/env node
-// Builds assets/pause/pause.c into build/pause/pause (static, stripped), so the
-// engine builds its default pause image from a shipped binary: no compiler on
-// the node and no compile at the first pod. Skips when the output is newer than
-// the source (pass --force to rebuild).
+// Builds the engine's two static helpers (static, stripped), so nodes need no
+// compiler and the first pod compiles nothing:
+//   assets/pause/pause.c -> build/pause/pause  (the default pause image's one file)
+//   assets/pinns/pinns.c -> build/pinns/pinns  (makes and pins a pod's namespaces)
+// Skips a binary newer than its source (pass --force to rebuild).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(repo, 'assets', 'pause', 'pause.c');
-const output = join(repo, 'build', 'pause', 'pause');
 
-const upToDate = existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs;
-if (upToDate && !process.argv.includes('--force')) process.exit(0);
-mkdirSync(dirname(output), { recursive: true });
-const args = ['-static', '-O2', '-s', '-o', output, source];
-const result = spawnSync(process.env.CC ?? 'gcc', args, { stdio: 'inherit' });
-if (result.status !== 0) {
-  console.error(`build-pause: ${process.env.CC ?? 'gcc'} ${args.join(' ')} failed`);
-  process.exit(result.status ?? 1);
+for (const name of ['pause', 'pinns']) {
+  const source = join(repo, 'assets', name, `${name}.c`);
+  const output = join(repo, 'build', name, name);
+  const upToDate = existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs;
+  if (upToDate && !process.argv.includes('--force')) continue;
+  mkdirSync(dirname(output), { recursive: true });
+  const args = ['-static', '-O2', '-Wall', '-s', '-o', output, source];
+  const result = spawnSync(process.env.CC ?? 'gcc', args, { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`build-pause: ${process.env.CC ?? 'gcc'} ${args.join(' ')} failed`);
+    process.exit(result.status ?? 1);
+  }
 }

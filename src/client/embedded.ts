@@ -67,6 +67,7 @@ export function engineOptions(cfg: DaemonConfig, log?: EngineLog, mode: 'daemon'
     cgroupManager: cfg.cgroupManager,
     runtimes: cfg.runtimes,
     defaultRuntime: cfg.defaultRuntime,
+    dropInfraContainer: cfg.dropInfraContainer,
     nri: cfg.nri?.support
       ? {
           enabled: true,

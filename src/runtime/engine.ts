@@ -38,6 +38,7 @@ import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { creatorAlive, type Creator } from './recovery/creator.js';
 import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
+import { releaseOrphanPins } from './recovery/orphan-pins.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointUnavailable } from './oci/criu.js';
 
@@ -57,7 +58,7 @@ export class Engine implements RuntimeApi, ImageApi {
     for (const dir of [paths.root, paths.state]) await mkdir(dir, { recursive: true, mode: TOP_DIR_MODE });
     // Before anything reads the trees: a root made by an older version has listable, traversable dirs.
     await tightenEngineTree([paths.root, paths.state]);
-    for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir]) await mkdirPrivate(dir);
+    for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir, paths.ipcnsDir, paths.utsnsDir]) await mkdirPrivate(dir);
     const images = await ImageService.open({
       root: options.root,
       state: options.state,
@@ -136,7 +137,7 @@ export class Engine implements RuntimeApi, ImageApi {
   }
 
   /**
-   * Network namespaces, CNI attachments and runc containers whose owner has no
+   * Namespace pins, CNI attachments and runc containers whose owner has no
    * record (a process died after removing the record, or before its undo ran).
    * Safe against concurrent creators: every flow writes its record before it
    * acquires any of these.
@@ -149,6 +150,7 @@ export class Engine implements RuntimeApi, ImageApi {
       await this.ctx.cni.del(id, path, {}).catch(() => undefined);
       await removeNetns(path);
     }
+    await releaseOrphanPins(this.ctx, known);
     for (const file of await readdir(this.ctx.paths.cniCacheDir).catch(() => [] as string[])) {
       const id = /-([0-9a-f]{64})-[^-]+\.json$/.exec(file)?.[1];
       if (id && !(await known(id))) await this.ctx.cni.del(id, '', {}).catch(() => undefined);
@@ -315,7 +317,7 @@ export class Engine implements RuntimeApi, ImageApi {
     const { config, reason } = await this.ctx.cni.loadConfig();
     const info: Record<string, string> = {};
     if (req.verbose) {
-      info.config = JSON.stringify({ root: this.ctx.paths.root, state: this.ctx.paths.state, cniConfDir: this.ctx.cni.confDir, pauseImage: this.ctx.pauseImage, network: config?.name ?? null });
+      info.config = JSON.stringify({ root: this.ctx.paths.root, state: this.ctx.paths.state, cniConfDir: this.ctx.cni.confDir, pauseImage: this.ctx.pauseImage, network: config?.name ?? null, dropInfraContainer: this.ctx.options.dropInfraContainer !== false });
       info.runtimes = JSON.stringify({
         default: this.ctx.runtimes.defaultName,
         handlers: Object.fromEntries(this.ctx.runtimes.all().map((h) => [h.name, { path: h.path, runtimeArgs: h.runtimeArgs, root: h.root }])),

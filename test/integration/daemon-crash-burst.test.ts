@@ -127,7 +127,8 @@ async function leftovers(): Promise<Record<string, string[]>> {
     containers: await readdir(join(daemon.root, 'containers')).catch(() => []),
     names: [...(await readdir(join(daemon.root, 'names', 'sandboxes')).catch(() => [])), ...(await readdir(join(daemon.root, 'names', 'containers')).catch(() => []))],
     mounts: (await mountsUnder(daemon.dir)).filter((m) => !baselineMounts.includes(m)),
-    netns: await readdir(join(daemon.state, 'netns')).catch(() => []),
+    // Namespace pins: network, IPC and UTS.
+    netns: (await Promise.all(['netns', 'ipcns', 'utsns'].map((d) => readdir(join(daemon.state, d)).catch(() => [] as string[])))).flat(),
     leases: (await readdir(join(daemon.network.leaseDir, daemon.network.name)).catch(() => [] as string[])).filter((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n)),
     runc: runc.stdout.split('\n').filter(Boolean),
     monitors: await live(ourMonitors(processes, daemon.dir)),
@@ -192,6 +193,8 @@ describe('SIGKILL of the daemon during a concurrent burst', () => {
         expect(new Set(ctrIds).size).toBe(ctrIds.length);
         expect([...told.pods].filter((id) => !podIds.includes(id))).toEqual([]);
         expect([...told.containers].filter((id) => !ctrIds.includes(id))).toEqual([]);
+        // Pods without a pause are READY after the restart by their pins.
+        expect(pods.filter((p) => told.pods.has(p.id as string) && p.state !== 'SANDBOX_READY').map((p) => p.id)).toEqual([]);
         const notRunning = containers.filter((c) => told.started.has(c.id as string) && c.state !== 'CONTAINER_RUNNING');
         expect(notRunning).toEqual([]);
         // Started under a monitor: its first line reached its log.

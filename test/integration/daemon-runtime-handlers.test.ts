@@ -41,7 +41,8 @@ describe('isulats daemon: runtime handlers from daemon.json', () => {
   });
 
   it('runs a pod and its container under crun with isulats runp --runtime crun, beside a default pod', async () => {
-    const crunPodFile = await writePodConfig(dir, { name: 'api-crun-6f8d9c7b5a-k9w2x', namespace: 'rt-handlers', logDirectory: join(dir, 'crun-logs') });
+    // A shared PID namespace, so the pod has a pause container for crun to run beside the app.
+    const crunPodFile = await writePodConfig(dir, { name: 'api-crun-6f8d9c7b5a-k9w2x', namespace: 'rt-handlers', logDirectory: join(dir, 'crun-logs'), namespaces: { pid: 'POD' } });
     const crunPod = (await cli(['runp', '--runtime', 'crun', crunPodFile])).stdout.trim();
     expect(crunPod).toMatch(/^[0-9a-f]{64}$/);
     const runcPodFile = await writePodConfig(dir, { name: 'api-runc-4c7b8d9e6f-p3t5v', namespace: 'rt-handlers', logDirectory: join(dir, 'runc-logs') });

@@ -24,6 +24,10 @@ import { Engine } from '../../src/runtime/engine.js';
 import { CREATE_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 const IMAGE = 'local/busybox:crash';
+type PidMode = 'POD' | 'CONTAINER';
+/** Each pod failpoint runs on a pod without a pause; those around the pause's own steps also on one with it. */
+const pidModes = (fp: string): PidMode[] => (/pause|rootfs/.test(fp) ? ['CONTAINER', 'POD'] : ['CONTAINER']);
+const modeName = (pid: PidMode) => (pid === 'POD' ? ' (with a pause)' : '');
 let dir: string;
 let net: CniNetwork;
 let base: string[];
@@ -56,9 +60,14 @@ async function crash(args: string[], failpoint: RuntimeFailpoint): Promise<void>
   if (r.code !== 137) throw new Error(`isulats ${args.join(' ')} with ${failpoint} exited ${r.code}, not by SIGKILL: ${r.stderr}`);
 }
 
-async function podConfig(name: string): Promise<string> {
-  const path = join(dir, `pod-${name}.json`);
-  const config = { metadata: { name, namespace: 'crash', uid: `uid-${name}`, attempt: 0 }, hostname: 'crash', linux: { cgroup_parent: `/${cgroupParent}` } };
+/**
+ * A pod as kubelet makes it without shareProcessNamespace (PID CONTAINER: no pause container),
+ * or with a shared PID namespace (POD: a pause holds it).
+ */
+async function podConfig(name: string, pid: PidMode = 'CONTAINER'): Promise<string> {
+  const path = join(dir, `pod-${name}-${pid}.json`);
+  const namespaceOptions = { pid: pid === 'POD' ? 0 : 1 };
+  const config = { metadata: { name, namespace: 'crash', uid: `uid-${name}`, attempt: 0 }, hostname: 'crash', linux: { cgroup_parent: `/${cgroupParent}`, security_context: { namespace_options: namespaceOptions } } };
   await writeFile(path, JSON.stringify(config));
   return path;
 }
@@ -93,7 +102,8 @@ async function leftovers(): Promise<Record<string, unknown>> {
     containers: await readdir(join(root, 'containers')).catch(() => []),
     names: [...(await readdir(join(root, 'names', 'sandboxes')).catch(() => [])), ...(await readdir(join(root, 'names', 'containers')).catch(() => []))],
     mounts: await mountsUnder(dir),
-    netns: await readdir(join(dir, 'state', 'netns')).catch(() => []),
+    // Namespace pins: network, IPC and UTS.
+    netns: (await Promise.all(['netns', 'ipcns', 'utsns'].map((d) => readdir(join(dir, 'state', d)).catch(() => [] as string[])))).flat(),
     leases: (await readdir(leaseDir).catch(() => [] as string[])).filter((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n)),
     cniCache: await readdir(join(dir, 'root', 'cni', 'results')).catch(() => []),
     runc: runc.stdout.split('\n').filter(Boolean),
@@ -163,7 +173,7 @@ beforeAll(async () => {
   await writeFile(CONTAINER(), JSON.stringify({ metadata: { name: 'sleeper' }, image: { image: IMAGE }, command: ['sleep', '3600'], linux: {} }));
   await writeFile(LOGGING_CONTAINER(), JSON.stringify({ metadata: { name: 'logger' }, image: { image: IMAGE }, command: ['sh', '-c', 'echo started; exec sleep 3600'], log_path: 'logger.log', linux: {} }));
   // Builds the pause image once, outside the measured cases.
-  await ok(['runp', await podConfig('warmup')]);
+  await ok(['runp', await podConfig('warmup', 'POD')]);
   await removeAllAndCheck();
 }, 180_000);
 
@@ -189,9 +199,9 @@ afterAll(async () => {
 }, 180_000);
 
 describe('SIGKILL during RunPodSandbox', () => {
-  for (const fp of RUNP_FAILPOINTS) {
-    it(`${fp}: no pod half made, the retry succeeds, nothing leaks`, async () => {
-      const podFile = await podConfig(fp);
+  for (const fp of RUNP_FAILPOINTS) for (const pid of pidModes(fp)) {
+    it(`${fp}${modeName(pid)}: no pod half made, the retry succeeds, nothing leaks`, async () => {
+      const podFile = await podConfig(fp, pid);
       await crash(['runp', podFile], fp);
       const after = await pods();
       if (fp === 'runp-after-ready-write') {
@@ -304,6 +314,25 @@ describe('a half-created pod whose creator PID still answers', () => {
     });
   }
 
+  it('pinns killed midway: recovery releases pins left mounted or bare, of a half-made pod and of an ID with no record', async () => {
+    const podFile = await podConfig('half-pinned');
+    await crash(['runp', podFile], 'runp-after-shm');
+    const [id] = await readdir(join(dir, 'root', 'sandboxes'));
+    const pin = (kind: string, podId: string) => join(dir, 'state', kind, podId);
+    const pinns = (...args: string[]) => expect(spawnSync(join(REPO_ROOT, 'build', 'pinns', 'pinns'), args).status).toBe(0);
+    // As a pinns killed between its steps leaves them: a namespace mounted on its file, a file not mounted yet.
+    pinns(`--uts=${pin('utsns', id!)}`);
+    await writeFile(pin('ipcns', id!), '');
+    const orphan = 'e'.repeat(64);
+    pinns(`--net=${pin('netns', orphan)}`, `--ipc=${pin('ipcns', orphan)}`);
+    await writeFile(pin('utsns', orphan), '');
+    expect((await leftovers()).mounts).toHaveLength(4);
+    expect(await pods()).toEqual([]);
+    expect(await leftovers()).toEqual(NOTHING);
+    await ok(['runp', podFile]);
+    await removeAllAndCheck();
+  });
+
   it('RemovePodSandbox of a half-created pod refuses while its creator lives, then releases everything', async () => {
     await crash(['runp', await podConfig('half-made')], 'runp-after-cni-add');
     const creator = startStranger();
@@ -362,9 +391,9 @@ describe('temp files of atomic writes cut short', () => {
 });
 
 describe('SIGKILL during StopPodSandbox', () => {
-  for (const fp of STOPP_FAILPOINTS) {
-    it(`${fp}: the pod is still listed once, the retry stops it, nothing leaks`, async () => {
-      const pod = await runningContainer(await podConfig(fp));
+  for (const fp of STOPP_FAILPOINTS) for (const pid of pidModes(fp)) {
+    it(`${fp}${modeName(pid)}: the pod is still listed once, the retry stops it, nothing leaks`, async () => {
+      const pod = await runningContainer(await podConfig(fp, pid));
       await crash(['stopp', pod], fp);
       expect((await pods()).map((p) => p.id)).toEqual([pod]);
       expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_EXITED']);
@@ -378,9 +407,9 @@ describe('SIGKILL during StopPodSandbox', () => {
 });
 
 describe('SIGKILL during RemovePodSandbox', () => {
-  for (const fp of RMP_FAILPOINTS) {
-    it(`${fp}: the pod is removed once the retry runs, nothing leaks`, async () => {
-      const podFile = await podConfig(fp);
+  for (const fp of RMP_FAILPOINTS) for (const pid of pidModes(fp)) {
+    it(`${fp}${modeName(pid)}: the pod is removed once the retry runs, nothing leaks`, async () => {
+      const podFile = await podConfig(fp, pid);
       const pod = await runningContainer(podFile);
       await crash(['rmp', '-f', pod], fp);
       const after = await pods();

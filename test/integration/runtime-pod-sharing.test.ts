@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { readdir, readFile, readlink, rmdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isKind } from '../../src/runtime/errors.js';
+import { Engine } from '../../src/runtime/engine.js';
 import { waitFor } from '../rig/wait.js';
 import { anyAlive, BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -204,5 +205,160 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
     await e.kill(main.containerId, 'SIGKILL');
     expect(await waiting).toBe(137);
     await e.removePodSandbox({ podSandboxId });
+  });
+  /** PIDs of every process in a cgroup (v1: the pids hierarchy), its children included. */
+  async function pidsUnder(parent: string): Promise<number[]> {
+    const out: number[] = [];
+    const walk = async (dir: string) => {
+      const procs = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
+      out.push(...procs.split('\n').filter(Boolean).map(Number));
+      for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) if (entry.isDirectory()) await walk(join(dir, entry.name));
+    };
+    await walk(join('/sys/fs/cgroup/pids', parent));
+    return out.sort();
+  }
+
+  /** Removes a pod's cgroup parent (kubelet's job) from every hierarchy. */
+  async function removePodCgroup(parent: string): Promise<void> {
+    for (const c of await readdir('/sys/fs/cgroup')) await rmdir(join('/sys/fs/cgroup', c, parent)).catch(() => undefined);
+  }
+
+  const nsInode = async (pid: number, kind: string) => readlink(`/proc/${pid}/ns/${kind}`);
+
+  it('runs a pod that shares no PID namespace without a pause: its containers share the pinned net, IPC and UTS namespaces, and nothing is left', async () => {
+    const e = fx.engine;
+    const parent = `${fx.options.cgroupParent}/pod-noinfra`;
+    const pod = podConfig('noinfra-3f9c2a71-8d4e-4b1f-9e2c-5a6b7c8d9e0f', {
+      hostname: 'noinfra-pod',
+      linux: { cgroupParent: parent, sysctls: { 'net.ipv4.ip_unprivileged_port_start': '123', 'kernel.shmmni': '2048' }, securityContext: { namespaceOptions: { pid: 'CONTAINER' } } },
+    });
+    try {
+      const { podSandboxId } = await e.runPodSandbox({ config: pod });
+      const record = (await e.ctx.sandboxes.get(podSandboxId))!;
+      expect({ pid: record.pid, noInfra: record.noInfra }).toEqual({ pid: 0, noInfra: true });
+      const pins = [record.netnsPath!, record.ipcnsPath!, record.utsnsPath!];
+      expect(pins.map((p) => p.startsWith(fx.options.state))).toEqual([true, true, true]);
+      expect((await mountsUnder(fx.options.state)).filter((m) => pins.includes(m)).sort()).toEqual([...pins].sort());
+      // Made where runc made it for a pause: UpdatePodSandboxResources can write there before any container runs.
+      expect(existsSync(join('/sys/fs/cgroup/memory', parent))).toBe(true);
+      await e.updatePodSandboxResources({ podSandboxId, resources: { cpuShares: 256 } });
+      const status = await e.podSandboxStatus({ podSandboxId, verbose: true });
+      expect(status.status?.state).toBe('SANDBOX_READY');
+      expect(JSON.parse(status.info.info!)).toMatchObject({ pid: 0, infra: false, netnsPath: pins[0], ipcnsPath: pins[1], utsnsPath: pins[2] });
+
+      const ids: string[] = [];
+      // web serves on the pod's loopback only: port-forward reaches it through the pinned netns.
+      const commands = { web: ['httpd', '-f', '-p', '127.0.0.1:8080', '-h', '/etc'], sidecar: ['sleep', '3600'] };
+      for (const [name, command] of Object.entries(commands)) {
+        const c = await e.createContainer({
+          podSandboxId,
+          sandboxConfig: pod,
+          config: { metadata: { name }, image: { image: BUSYBOX_REF }, command, linux: { securityContext: { namespaceOptions: { pid: 'CONTAINER' } } } },
+        });
+        await e.startContainer({ containerId: c.containerId });
+        ids.push(c.containerId);
+      }
+      const pids = await Promise.all(ids.map((id) => pidOf(e, id)));
+      // No process in the pod's cgroup but its two containers.
+      expect(await pidsUnder(parent)).toEqual([...pids].sort());
+      for (const kind of ['net', 'ipc', 'uts']) expect(await nsInode(pids[0]!, kind)).toBe(await nsInode(pids[1]!, kind));
+      expect(await nsInode(pids[0]!, 'pid')).not.toBe(await nsInode(pids[1]!, 'pid'));
+      const inPod = async (id: string, cmd: string) => (await e.execSync({ containerId: id, cmd: ['sh', '-c', cmd] })).stdout.toString().trim();
+      for (const id of ids) {
+        expect(await inPod(id, 'hostname')).toBe('noinfra-pod');
+        expect(await inPod(id, 'cat /proc/sys/net/ipv4/ip_unprivileged_port_start /proc/sys/kernel/shmmni')).toBe('123\n2048');
+        expect(await inPod(id, "ip -4 -o addr show eth0 | awk '{print $4}'")).toBe(`${status.status?.network?.ip}/24`);
+      }
+      const forwarded = await waitFor(
+        async () => {
+          const conn = await e.portForwardInProcess(podSandboxId, 8080).catch(() => undefined);
+          if (!conn) return undefined;
+          let data = '';
+          conn.on('data', (b: Buffer) => (data += b.toString()));
+          const ended = new Promise((r) => conn.once('close', r).once('error', r).once('end', r));
+          conn.write('GET /hostname HTTP/1.0\r\n\r\n');
+          await ended;
+          conn.destroy();
+          return data.includes('200 OK') ? data : undefined;
+        },
+        { timeoutMs: 10_000, what: 'port-forward to the pod loopback' },
+      );
+      expect(forwarded.trim().split('\n').pop()).toBe('noinfra-pod');
+      await e.execSync({ containerId: ids[0]!, cmd: ['sh', '-c', 'echo over-pinned-ipc > /dev/shm/token'] });
+      expect(await inPod(ids[1]!, 'cat /dev/shm/token')).toBe('over-pinned-ipc');
+
+      // Network metrics come from the pinned namespace (through a container in it).
+      const metrics = (await e.listPodSandboxMetrics({})).podMetrics.find((m) => m.podSandboxId === podSandboxId)!;
+      expect(metrics.metrics.some((m) => m.name === 'container_network_transmit_packets_total' && m.labelValues?.includes('eth0'))).toBe(true);
+      const stats = (await e.podSandboxStats({ podSandboxId })).stats!;
+      expect(stats.linux?.containers?.map((c) => c.attributes?.id).sort()).toEqual([...ids].sort());
+      expect(BigInt(stats.linux?.memory?.workingSetBytes?.value ?? '0')).toBeGreaterThan(0n);
+
+      // A new engine (a restart) finds it READY by its pins.
+      const reopened = await fx.reopen();
+      expect((await reopened.podSandboxStatus({ podSandboxId })).status?.state).toBe('SANDBOX_READY');
+
+      await reopened.stopPodSandbox({ podSandboxId });
+      expect((await reopened.podSandboxStatus({ podSandboxId })).status?.state).toBe('SANDBOX_NOTREADY');
+      expect(await anyAlive(pids)).toBe(false);
+      expect((await mountsUnder(fx.options.state)).filter((m) => pins.includes(m))).toEqual([]);
+      await reopened.removePodSandbox({ podSandboxId });
+      expect(pins.filter((p) => existsSync(p))).toEqual([]);
+      expect(await leases(fx.net)).toEqual([]);
+      expect(await pidsUnder(parent)).toEqual([]);
+    } finally {
+      await removePodCgroup(parent);
+    }
+  });
+
+  it('refuses a sysctl outside the pod namespaces before making anything', async () => {
+    const e = fx.engine;
+    const before = await readdir(join(fx.options.root, 'sandboxes'));
+    for (const sysctls of [{ 'kernel.pid_max': '4096' }, { 'net.core.somaxconn': '1024' }]) {
+      const hostNet = 'net.core.somaxconn' in sysctls;
+      const pod = podConfig(`badsysctl-${hostNet ? 'hostnet' : 'node'}`, { linux: { sysctls, securityContext: { namespaceOptions: hostNet ? { network: 'NODE' } : {} } } });
+      const err = await e.runPodSandbox({ config: pod }).catch((x: Error) => x);
+      expect(isKind(err, 'invalid-argument')).toBe(true);
+      expect((err as Error).message).toMatch(hostNet ? /not allowed in the host's network namespace/ : /kernel\.pid_max" is not in a separate kernel namespace/);
+    }
+    expect(await readdir(join(fx.options.root, 'sandboxes'))).toEqual(before);
+    for (const kind of ['netns', 'ipcns', 'utsns']) expect(await readdir(join(fx.options.state, kind))).toEqual([]);
+  });
+
+  it('keeps a pause for a pod that shares its PID namespace, joined to the pinned namespaces, and for every pod with drop-infra-container false', async () => {
+    const shared = podConfig('sharedpid', { linux: { securityContext: { namespaceOptions: { pid: 'POD' } } } });
+    const e = fx.engine;
+    const { podSandboxId } = await e.runPodSandbox({ config: shared });
+    const record = (await e.ctx.sandboxes.get(podSandboxId))!;
+    expect(record.noInfra).toBe(false);
+    expect(record.pid).toBeGreaterThan(0);
+    for (const [kind, pin] of [['net', record.netnsPath], ['ipc', record.ipcnsPath], ['uts', record.utsnsPath]] as const) {
+      expect((await stat(`/proc/${record.pid}/ns/${kind}`)).ino).toBe((await stat(pin!)).ino);
+    }
+    const c = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: shared,
+      config: { metadata: { name: 'app' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], linux: { securityContext: { namespaceOptions: { pid: 'POD' } } } },
+    });
+    await e.startContainer({ containerId: c.containerId });
+    expect(await nsInode(await pidOf(e, c.containerId), 'pid')).toBe(await nsInode(record.pid, 'pid'));
+    expect((await e.execSync({ containerId: c.containerId, cmd: ['cat', '/proc/1/cmdline'] })).stdout.toString()).toBe('/pause\0');
+    await e.removePodSandbox({ podSandboxId });
+    expect(await anyAlive([record.pid])).toBe(false);
+
+    const withInfra = await Engine.open({ ...fx.options, dropInfraContainer: false });
+    try {
+      const pod = podConfig('alwaysinfra');
+      const run = await withInfra.runPodSandbox({ config: pod });
+      const r = (await withInfra.ctx.sandboxes.get(run.podSandboxId))!;
+      expect({ noInfra: r.noInfra, alive: await anyAlive([r.pid]) }).toEqual({ noInfra: false, alive: true });
+      expect(JSON.parse((await withInfra.podSandboxStatus({ podSandboxId: run.podSandboxId, verbose: true })).info.info!).infra).toBe(true);
+      expect(JSON.parse((await withInfra.status({ verbose: true })).info.config!).dropInfraContainer).toBe(false);
+      await withInfra.removePodSandbox({ podSandboxId: run.podSandboxId });
+      expect(await anyAlive([r.pid])).toBe(false);
+      expect(r.utsnsPath && existsSync(r.utsnsPath)).toBe(false);
+    } finally {
+      await withInfra.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { engineOptions } from '../../src/client/embedded.js';
 import {
   DaemonConfigError, defaultDaemonConfig, parseDaemonJson, resolveDaemonConfig, unixSockets,
 } from '../../src/runtime/config/daemon-config.js';
@@ -40,6 +41,7 @@ describe('daemon.json', () => {
       'log-opts': { 'log-path': '/var/log/ist', 'log-file-mode': '0600', 'max-file': '3', 'max-size': '1MB' },
       'default-runtime': 'runc',
       'cgroup-manager': 'systemd',
+      'drop-infra-container': false,
       'nri-support': true,
       'nri-socket': '/run/ist/nri.sock',
       'nri-registration-timeout': '3s',
@@ -56,6 +58,12 @@ describe('daemon.json', () => {
     expect(cfg.logOpts).toEqual({ logPath: '/var/log/ist', logFileMode: 0o600, maxFile: 3, maxSize: 1024 * 1024 });
     expect(cfg.nri).toMatchObject({ support: true, socket: '/run/ist/nri.sock', registrationTimeoutMs: 3000, requestTimeoutMs: 1500, disableConnections: true, pluginDir: '/opt/nri/plugins' });
     expect(cfg.cgroupManager).toBe('systemd');
+    expect(cfg.dropInfraContainer).toBe(false);
+    expect(defaultDaemonConfig().dropInfraContainer).toBe(true);
+    expect(() => parseDaemonJson('{"drop-infra-container": "no"}')).toThrow(/"drop-infra-container": expected true or false/);
+    // Through to the engine, embedded or in the daemon.
+    expect(engineOptions(cfg).dropInfraContainer).toBe(false);
+    expect(engineOptions(defaultDaemonConfig()).dropInfraContainer).toBe(true);
   });
 
   it('reports every unknown key and bad value, one line each', () => {

@@ -53,6 +53,16 @@ describe('NRI views of engine records', () => {
     expect(pod.linux!.namespaces!.map((n) => n.type)).toEqual(['network', 'ipc']);
   });
 
+  it('shows a pod without a pause by its pinned namespaces and PID 0', () => {
+    const view = podView({ ...sandbox, pid: 0, noInfra: true, ipcnsPath: '/run/ipcns/x', utsnsPath: '/run/utsns/x' });
+    expect(view.pid).toBe(0);
+    expect(view.linux?.namespaces).toEqual([
+      { type: 'network', path: '/run/netns/x' },
+      { type: 'ipc', path: '/run/ipcns/x' },
+      { type: 'uts', path: '/run/utsns/x' },
+    ]);
+  });
+
   it('names a container by its CRI name and maps EXITED to NRI STOPPED', () => {
     const spec = { process: { args: ['sleep', '1'], env: ['A=1'] }, linux: { cgroupsPath: '/isulats/x' } };
     const c = containerView(container, spec);

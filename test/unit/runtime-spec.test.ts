@@ -128,6 +128,20 @@ describe('buildContainerSpec', () => {
     expect(spec.linux.seccomp).toBeUndefined();
   });
 
+  it('joins the pod\'s pinned namespaces; without a pause, POD pid mode gets a namespace of its own', () => {
+    const pinned = { ...input().sandbox, pausePid: 0, namespaces: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } as const, ipcnsPath: '/run/x/ipcns/s1', utsnsPath: '/run/x/utsns/s1' };
+    for (const pid of ['CONTAINER', 'POD'] as const) {
+      const spec = buildContainerSpec(input({ sandbox: pinned }, { linux: { securityContext: { namespaceOptions: { pid } } } }));
+      expect(spec.linux.namespaces).toEqual([
+        { type: 'mount' },
+        { type: 'network', path: '/run/x/netns/s1' },
+        { type: 'ipc', path: '/run/x/ipcns/s1' },
+        { type: 'uts', path: '/run/x/utsns/s1' },
+        { type: 'pid' },
+      ]);
+    }
+  });
+
   it('uses a private pid namespace for CONTAINER mode and the host one for NODE', () => {
     const own = buildContainerSpec(input({}, { linux: { securityContext: { namespaceOptions: { pid: 'CONTAINER' } } } }));
     expect(own.linux.namespaces).toContainEqual({ type: 'pid' });
@@ -240,6 +254,11 @@ describe('buildSandboxSpec', () => {
     expect(spec.hostname).toBe('h');
     expect(spec.linux.sysctl).toEqual({ 'net.ipv4.ip_forward': '1' });
     expect(spec.process.oomScoreAdj).toBe(clampOomScoreAdj(-998, 0));
+  });
+
+  it('joins the pinned IPC and UTS namespaces when the pod has them', () => {
+    const spec = buildSandboxSpec({ ...base, netnsPath: '/n/s1', ipcnsPath: '/i/s1', utsnsPath: '/u/s1', config: { metadata: { name: 'p' }, linux: { securityContext: { namespaceOptions: { pid: 'POD' } } } } });
+    expect(spec.linux.namespaces).toEqual([{ type: 'mount' }, { type: 'network', path: '/n/s1' }, { type: 'uts', path: '/u/s1' }, { type: 'ipc', path: '/i/s1' }, { type: 'pid' }]);
   });
 
   it('keeps a UTS namespace of the pod\'s own without a hostname (sethostname inside must not reach the node)', () => {

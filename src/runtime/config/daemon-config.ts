@@ -55,6 +55,8 @@ export interface DaemonConfig {
   /** Runtime handlers by name; "runc" (the runc on PATH) is there unless the file redefines it. */
   runtimes: Record<string, RuntimeHandlerConfig>;
   cgroupManager: 'cgroupfs' | 'systemd';
+  /** Pods that share no PID namespace run without a pause container (CRI-O's drop_infra_ctr); false: every pod gets one. */
+  dropInfraContainer: boolean;
   nri: NriConfig;
   pidfile: string;
 }
@@ -93,6 +95,7 @@ export function defaultDaemonConfig(): DaemonConfig {
     defaultRuntime: 'runc',
     runtimes: { runc: { path: 'runc', runtimeArgs: [] } },
     cgroupManager: 'cgroupfs',
+    dropInfraContainer: true,
     nri: {
       support: false,
       socket: '/var/run/nri/nri.sock',
@@ -323,6 +326,7 @@ const KEYS: Record<string, Setter> = {
   'default-runtime': set('defaultRuntime', nonEmptyString),
   runtimes: set('runtimes', runtimes),
   'cgroup-manager': set('cgroupManager', (v, k, p) => oneOf(v, k, ['cgroupfs', 'systemd'] as const, p)),
+  'drop-infra-container': set('dropInfraContainer', bool),
   'nri-support': nri('support', bool),
   'nri-socket': nri('socket', absPath),
   'nri-plugin-dir': nri('pluginDir', absPath),

@@ -27,6 +27,13 @@ export interface EngineOptions {
   logSizeMax?: number;
   /** The static pause binary the default pause image is made of (default: build/pause/pause of the install). */
   pauseBinaryPath?: string;
+  /** The helper that makes and pins a pod's namespaces (default: build/pinns/pinns of the install). */
+  pinnsPath?: string;
+  /**
+   * Pods that do not share a PID namespace get no pause container: their namespaces live on as
+   * bind mounts only (CRI-O's drop_infra_ctr). false gives every pod a pause container. Default true.
+   */
+  dropInfraContainer?: boolean;
   /** NRI (node resource interface); off when unset or not enabled. */
   nri?: NriEngineOptions;
   warn?: (message: string) => void;
@@ -58,6 +65,9 @@ export interface EnginePaths {
   exitDir: string;
   socketDir: string;
   netnsDir: string;
+  /** Pinned IPC and UTS namespaces of pods, one file per pod ID (as netnsDir for network namespaces). */
+  ipcnsDir: string;
+  utsnsDir: string;
   cniCacheDir: string;
   eventsFile: string;
   runtimeConfigFile: string;
@@ -71,6 +81,8 @@ export function enginePaths(opts: Pick<EngineOptions, 'root' | 'state'>): Engine
     exitDir: join(opts.state, 'exits'),
     socketDir: join(opts.state, 'sk'),
     netnsDir: join(opts.state, 'netns'),
+    ipcnsDir: join(opts.state, 'ipcns'),
+    utsnsDir: join(opts.state, 'utsns'),
     cniCacheDir: join(opts.root, 'cni', 'results'),
     eventsFile: join(opts.state, 'events.log'),
     runtimeConfigFile: join(opts.root, 'runtime-config.json'),

@@ -123,6 +123,8 @@ export class ContainerService {
           id: sandbox.id,
           pausePid: sandbox.pid,
           netnsPath: sandbox.netnsPath,
+          ipcnsPath: sandbox.ipcnsPath,
+          utsnsPath: sandbox.utsnsPath,
           namespaces: sandbox.namespaces,
           hostname: sandbox.hostname,
           hostsPath: join(ctx.sandboxes.objectDir(sandbox.id), 'hosts'),

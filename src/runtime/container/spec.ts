@@ -69,9 +69,13 @@ function allCapabilities(bound: string[] | undefined): string[] {
 
 export interface SandboxContext {
   id: string;
+  /** The pause container's PID; 0 when the pod has none. */
   pausePid: number;
   /** Bind-mounted netns; undefined when the pod uses the host network. */
   netnsPath?: string;
+  /** Bind-mounted IPC and UTS namespaces; undefined for host IPC / host network, and in pods made before pins (their pause's are used). */
+  ipcnsPath?: string;
+  utsnsPath?: string;
   namespaces: { network: NsMode; pid: NsMode; ipc: NsMode };
   hostname: string;
   resolvConfPath?: string;
@@ -197,13 +201,14 @@ export function containerNamespaces(sb: SandboxContext, opts: cri.NamespaceOptio
   const pid = enumName(opts?.pid as never, NAMESPACE_MODES);
   const ipc = enumName(opts?.ipc as never, NAMESPACE_MODES);
   if (net !== 'NODE' && sb.namespaces.network !== 'NODE') ns.push({ type: 'network', path: sb.netnsPath ?? `/proc/${sb.pausePid}/ns/net` });
-  if (ipc !== 'NODE' && sb.namespaces.ipc !== 'NODE') ns.push({ type: 'ipc', path: `/proc/${sb.pausePid}/ns/ipc` });
-  if (sb.namespaces.network !== 'NODE') ns.push({ type: 'uts', path: `/proc/${sb.pausePid}/ns/uts` });
+  if (ipc !== 'NODE' && sb.namespaces.ipc !== 'NODE') ns.push({ type: 'ipc', path: sb.ipcnsPath ?? `/proc/${sb.pausePid}/ns/ipc` });
+  if (sb.namespaces.network !== 'NODE') ns.push({ type: 'uts', path: sb.utsnsPath ?? `/proc/${sb.pausePid}/ns/uts` });
   if (pid === 'TARGET') {
     if (!targetPid) throw invalidArgument('pid namespace TARGET needs a running target container');
     ns.push({ type: 'pid', path: `/proc/${targetPid}/ns/pid` });
-  } else if (pid === 'POD' && sb.namespaces.pid !== 'NODE') ns.push({ type: 'pid', path: `/proc/${sb.pausePid}/ns/pid` });
-  else if (pid === 'CONTAINER') ns.push({ type: 'pid' });
+  } else if (pid === 'POD' && sb.namespaces.pid !== 'NODE' && sb.pausePid > 0) ns.push({ type: 'pid', path: `/proc/${sb.pausePid}/ns/pid` });
+  // POD in a pod that shares no PID namespace (no pause holds one): a namespace of its own, as CONTAINER.
+  else if (pid === 'CONTAINER' || (pid === 'POD' && sb.namespaces.pid !== 'NODE')) ns.push({ type: 'pid' });
   return ns;
 }
 
@@ -351,6 +356,9 @@ export interface SandboxSpecInput {
   args: string[];
   env?: string[];
   netnsPath?: string;
+  /** The pod's pinned IPC and UTS namespaces, which the pause joins instead of making its own. */
+  ipcnsPath?: string;
+  utsnsPath?: string;
   /** Set in the pod's own UTS namespace; without it the namespace keeps the node's name. */
   hostname?: string;
   cgroupsPath: string;
@@ -377,9 +385,9 @@ export function buildSandboxSpec(input: SandboxSpecInput): OciSpec {
   const namespaces: OciSpec[] = [{ type: 'mount' }];
   if (modes.network !== 'NODE') {
     namespaces.push({ type: 'network', ...(input.netnsPath ? { path: input.netnsPath } : {}) });
-    namespaces.push({ type: 'uts' });
+    namespaces.push({ type: 'uts', ...(input.utsnsPath ? { path: input.utsnsPath } : {}) });
   }
-  if (modes.ipc !== 'NODE') namespaces.push({ type: 'ipc' });
+  if (modes.ipc !== 'NODE') namespaces.push({ type: 'ipc', ...(input.ipcnsPath ? { path: input.ipcnsPath } : {}) });
   if (modes.pid !== 'NODE') namespaces.push({ type: 'pid' });
   const uid = sc?.runAsUser ? toInt(sc.runAsUser.value) : 0;
   const gid = sc?.runAsGroup ? toInt(sc.runAsGroup.value) : 0;

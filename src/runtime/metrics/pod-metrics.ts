@@ -2,11 +2,12 @@
 // cAdvisor's names, as CRI-O serves them, so kubelet's /metrics/cadvisor
 // can come from the runtime. Container metrics come from each running
 // container's cgroup (v1 or v2, through the OCI runtime's stats); network
-// metrics are the pod's, per interface, from /proc/<pause pid>/net/dev
-// (that file shows the network namespace of the process it belongs to).
+// metrics are the pod's, per interface, from /proc/<pid>/net/dev of a process
+// in the pod's network namespace (that file shows the namespace of the process
+// it belongs to): the pause, or in a pod without one, a running container.
 // Label keys are CRI-O's: id, name, image (+ interface for network).
 // A Metric's value is a UInt64: seconds are whole seconds.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type * as cri from '../../api/cri.js';
 import type { CgroupStats } from '../oci/cgroups.js';
 import type { EngineContext } from '../engine-context.js';
@@ -132,6 +133,24 @@ export async function readNetDev(pid: number): Promise<Map<string, NetDevCounter
 }
 
 /**
+ * The process whose /proc/<pid>/net/dev shows the pod's network namespace: the pause, or (a pod
+ * without one) a running container that joined the pinned namespace (same nsfs inode). Node
+ * cannot enter a namespace itself, and a process spawned per scrape would cost more than it tells:
+ * a pod with no running container has no traffic of its own to report.
+ */
+export async function podNetnsPid(sandbox: SandboxRecord, running: ContainerRecord[]): Promise<number> {
+  if (sandbox.pid > 0 || !sandbox.netnsPath) return sandbox.pid;
+  const pinned = await stat(sandbox.netnsPath).catch(() => undefined);
+  if (!pinned) return 0;
+  for (const r of running) {
+    if (r.pid <= 0) continue;
+    const ns = await stat(`/proc/${r.pid}/ns/net`).catch(() => undefined);
+    if (ns && ns.ino === pinned.ino && ns.dev === pinned.dev) return r.pid;
+  }
+  return 0;
+}
+
+/**
  * One pod's metrics: the cgroup figures of its running containers (`running`,
  * states freshly checked), and the pod's network (none for host-network
  * pods: those counters are the node's).
@@ -144,6 +163,6 @@ export async function collectPodMetrics(ctx: EngineContext, sandbox: SandboxReco
     const stats = await ctx.oci.stats(r.cgroupsPath).catch(() => undefined);
     if (stats) perContainer.push({ containerId: r.id, metrics: containerMetrics({ id: r.id, name: r.name, image: r.imageName || r.imageRef }, stats, timestamp) });
   }
-  const network = sandbox.namespaces.network === 'NODE' ? [] : networkMetrics({ id: sandbox.id, name: sandbox.name, image: ctx.pauseImage }, await readNetDev(sandbox.pid), timestamp);
+  const network = sandbox.namespaces.network === 'NODE' ? [] : networkMetrics({ id: sandbox.id, name: sandbox.name, image: ctx.pauseImage }, await readNetDev(await podNetnsPid(sandbox, running)), timestamp);
   return { podSandboxId: sandbox.id, metrics: network, containerMetrics: perContainer };
 }

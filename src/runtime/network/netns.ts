@@ -1,42 +1,50 @@
-// Network namespaces bind-mounted at a path under the state dir. Node cannot
-// unshare or mount namespaces itself, so creation uses util-linux's
-// `unshare --net=<file>` (it creates the namespace and bind-mounts it on the
-// file, like `ip netns add`) and runs `ip link set lo up` inside it: one process
-// rather than unshare + nsenter (a pod start runs several; each one costs).
-// Release is umount (native addon, MNT_DETACH)
-// plus unlink, and is idempotent.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// Namespaces pinned by bind mounts at files under the state dir: a pod's
+// network namespace (netns/<id>), and its IPC and UTS namespaces (ipcns/<id>,
+// utsns/<id>). Node cannot unshare, setns or bind-mount namespaces, so the
+// pinns helper (assets/pinns/pinns.c) makes them: see sandbox/pod-namespaces.ts.
+// Release is umount (native addon, MNT_DETACH) plus unlink, and is idempotent;
+// a pin file a crash left without its mount is simply unlinked.
+import { statSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { MNT, umount2 } from '../native.js';
-import type { ProcessRunner } from '../oci/process-runner.js';
-import { internal } from '../errors.js';
 import { mountedPaths } from '../snapshot/overlay-snapshotter.js';
 
-export async function createNetns(runner: ProcessRunner, path: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFile(path, '', { flag: 'wx', mode: 0o444 });
-  try {
-    await runner.check({ cmd: 'unshare', args: [`--net=${path}`, 'ip', 'link', 'set', 'lo', 'up'], timeoutMs: 30_000 });
-  } catch (error) {
-    await removeNetns(path).catch(() => undefined);
-    throw internal(`creating network namespace ${path} failed: ${(error as Error).message}`, error);
-  }
-}
-
-export async function removeNetns(path: string): Promise<void> {
+/** Unmounts and unlinks each pin; missing ones are fine. One mountinfo read per round, not per path. */
+export async function releasePins(paths: string[]): Promise<void> {
   // A path may be stacked with more than one mount after a crash mid-create; bounded.
-  for (let i = 0; i < 4 && (await mountedPaths()).has(path); i++) {
-    try {
-      umount2(path, MNT.DETACH);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EINVAL' && code !== 'ENOENT') throw error;
-      break;
+  let left = paths;
+  for (let i = 0; i < 4 && left.length; i++) {
+    const mounted = await mountedPaths();
+    left = left.filter((p) => mounted.has(p));
+    for (const path of left) {
+      try {
+        umount2(path, MNT.DETACH);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EINVAL' && code !== 'ENOENT') throw error;
+      }
     }
   }
-  await rm(path, { force: true });
+  await Promise.all(paths.map((p) => rm(p, { force: true })));
 }
 
-export async function netnsMounted(path: string): Promise<boolean> {
-  return (await mountedPaths()).has(path);
+export function removeNetns(path: string): Promise<void> {
+  return releasePins([path]);
+}
+
+/** The device of the kernel's nsfs: a pinned file stats on it, a bare file on the state dir's filesystem. */
+let nsfsDev: number | undefined;
+function nsfsDevice(): number {
+  nsfsDev ??= statSync('/proc/self/ns/net').dev;
+  return nsfsDev;
+}
+
+/** Whether every path still holds a namespace (one stat each, no mountinfo read: cheap enough for every ListPodSandbox). */
+export async function pinsMounted(paths: string[]): Promise<boolean> {
+  const dev = nsfsDevice();
+  for (const path of paths) {
+    const s = await stat(path).catch(() => undefined);
+    if (!s || s.dev !== dev) return false;
+  }
+  return true;
 }

@@ -20,9 +20,13 @@ export function podView(record: SandboxRecord): nri.PodSandboxIn {
   const meta = record.config.metadata ?? {};
   const ns = record.namespaces;
   const namespaces: nri.LinuxNamespaceIn[] = [];
+  const ofPause = (kind: string) => (record.pid > 0 ? `/proc/${record.pid}/ns/${kind}` : '');
+  // Pinned namespaces by their files; a pod made before pins by its pause's.
   if (ns.network !== 'NODE' && record.netnsPath) namespaces.push({ type: 'network', path: record.netnsPath });
-  if (ns.ipc !== 'NODE') namespaces.push({ type: 'ipc', path: record.pid > 0 ? `/proc/${record.pid}/ns/ipc` : '' });
-  if (ns.pid === 'POD') namespaces.push({ type: 'pid', path: record.pid > 0 ? `/proc/${record.pid}/ns/pid` : '' });
+  if (ns.ipc !== 'NODE') namespaces.push({ type: 'ipc', path: record.ipcnsPath ?? ofPause('ipc') });
+  if (ns.network !== 'NODE' && record.utsnsPath) namespaces.push({ type: 'uts', path: record.utsnsPath });
+  // Only a pod with a pause container shares a PID namespace (pid 0 otherwise).
+  if (ns.pid === 'POD') namespaces.push({ type: 'pid', path: ofPause('pid') });
   return {
     id: record.id,
     name: meta.name ?? '',

@@ -2,6 +2,9 @@
 // (/kubepods/burstable/pod<uid>, or kubepods-burstable-pod<uid>.slice under
 // systemd). Pods without one run under the engine's shared parent, whose
 // limits are no single pod's to change.
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { SandboxRecord } from './sandbox-record.js';
 
 /** The cgroupfs path of a cgroup parent; systemd slices expand as systemd nests them (a-b-c.slice -> /a.slice/a-b.slice/a-b-c.slice). */
@@ -21,4 +24,37 @@ export function sharedCgroupProblem(record: SandboxRecord, all: SandboxRecord[],
   const other = all.find((s) => s.id !== record.id && s.cgroupParent === record.cgroupParent);
   if (other) return `pod ${record.id} shares its cgroup parent ${record.cgroupParent} with pod ${other.id}: ${hint}`;
   return undefined;
+}
+
+/**
+ * Makes the pod's cgroup (a cgroupfs path, see podCgroupPath) where it is missing, as runc made
+ * it for the pause container: a pod without one would otherwise have none until its first
+ * container starts, and UpdatePodSandboxResources writes there. kubelet makes it before
+ * RunPodSandbox; it stays its to remove, as with a pause. v1: the path in every hierarchy but the
+ * hybrid mode's unified one; v2: the path, each level's controllers enabled for its children.
+ */
+export async function ensurePodCgroup(path: string, version: 1 | 2, root = '/sys/fs/cgroup'): Promise<void> {
+  const rel = path.replace(/^\/+|\/+$/g, '');
+  if (!rel) return;
+  if (version === 1) {
+    for (const entry of await readdir(root, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === 'unified') continue;
+      await mkdir(join(root, entry.name, rel), { recursive: true });
+    }
+    return;
+  }
+  let dir = root;
+  for (const part of rel.split('/')) {
+    const child = join(dir, part);
+    if (!existsSync(child)) {
+      const available = (await readFile(join(dir, 'cgroup.controllers'), 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean);
+      const enabled = new Set((await readFile(join(dir, 'cgroup.subtree_control'), 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean));
+      const missing = available.filter((c) => !enabled.has(c));
+      if (missing.length) await writeFile(join(dir, 'cgroup.subtree_control'), missing.map((c) => `+${c}`).join(' '));
+      await mkdir(child).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EEXIST') throw e;
+      });
+    }
+    dir = child;
+  }
 }

@@ -1,6 +1,7 @@
 // Pod sandbox RPCs. RunPodSandbox is a list of named steps; each acquisition
 // registers its undo, run in reverse when a later step fails. Stop and remove
 // are idempotent: a missing sandbox or an already released resource is success.
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
@@ -9,7 +10,7 @@ import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { loadLocalhostSeccomp } from '../container/seccomp-profile.js';
 import { buildSandboxSpec, sandboxNamespaceModes } from '../container/spec.js';
 import { nowNs, toInt } from '../container/cri-values.js';
-import { createNetns, removeNetns } from '../network/netns.js';
+import { pinsMounted, releasePins } from '../network/netns.js';
 import { podIps } from '../network/cni-result.js';
 import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
@@ -24,7 +25,9 @@ import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { podCgroupResources } from '../container/cri-resources.js';
 import { checkResources } from '../container/resource-validation.js';
 import { CgroupWriteError } from '../oci/cgroup-writer.js';
-import { podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
+import { ensurePodCgroup, podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
+import { detectCgroupVersion } from '../oci/cgroups.js';
+import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, podPinPaths, type PodPins } from './pod-namespaces.js';
 
 /** Where pods without a cgroup parent of their own (and no engine setting) run. */
 const DEFAULT_CGROUP_PARENT = '/isulats';
@@ -105,6 +108,7 @@ export class SandboxService {
     checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
     checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
     const hostname = podHostname(config, sandboxNamespaceModes(config).network === 'NODE');
+    checkPodSysctls(config.linux?.sysctls, sandboxNamespaceModes(config));
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();
@@ -118,18 +122,23 @@ export class SandboxService {
       runtimeFailpoint('runp-after-name');
       await this.setupShm(record, undo);
       runtimeFailpoint('runp-after-shm');
-      record.pauseImageId = await ensurePauseImage(ctx);
-      const rootfs = await this.prepareRootfs(record, undo);
+      // A pod without infra needs no pause image or rootfs; the failpoints keep their order either way.
+      let rootfs = '';
+      if (!record.noInfra) {
+        record.pauseImageId = await ensurePauseImage(ctx);
+        rootfs = await this.prepareRootfs(record, undo);
+      }
       runtimeFailpoint('runp-after-rootfs');
+      if (record.noInfra) await this.ensurePodCgroup(record);
+      await this.pinNamespaces(record, hostname, undo);
       if (record.namespaces.network !== 'NODE') {
-        await this.createNetworkNamespace(record, undo);
         runtimeFailpoint('runp-after-netns');
         await this.setupNetwork(record, config, undo);
         runtimeFailpoint('runp-after-cni-add');
       }
       await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
       runtimeFailpoint('runp-after-pod-files');
-      await this.startPause(record, rootfs, hostname, seccomp, undo);
+      if (!record.noInfra) await this.startPause(record, rootfs, hostname, seccomp, undo);
       runtimeFailpoint('runp-after-pause-run');
       await ctx.sandboxes.update(id, () => ({ ...record, state: 'SANDBOX_READY', creating: undefined }));
       runtimeFailpoint('runp-after-ready-write');
@@ -157,6 +166,8 @@ export class SandboxService {
       createdAt: nowNs(),
       creating: currentCreator(),
       pid: 0,
+      // Decided before anything is acquired, so a recovery knows whether to look for a pause container.
+      noInfra: this.ctx.options.dropInfraContainer !== false && namespaces.pid !== 'POD',
       namespaces,
       ips: [],
       hostname,
@@ -189,11 +200,24 @@ export class SandboxService {
     return snap.mountpoint;
   }
 
-  private async createNetworkNamespace(record: SandboxRecord, undo: Undo): Promise<void> {
-    const path = join(this.ctx.paths.netnsDir, record.id);
-    await createNetns(this.ctx.runner, path);
-    undo.push('remove netns', () => removeNetns(path));
-    record.netnsPath = path;
+  /** The pod's own cgroup parent, which runc would have made for a pause; best effort: the first container's runc makes it too. */
+  private async ensurePodCgroup(record: SandboxRecord): Promise<void> {
+    if (!record.config.linux?.cgroupParent) return;
+    const path = podCgroupPath(record.cgroupParent, this.ctx.cgroupManager);
+    await ensurePodCgroup(path, detectCgroupVersion()).catch((error: Error) => this.ctx.warn(`pod ${record.id}: making cgroup ${path}: ${error.message}`));
+  }
+
+  /** One pinns run: the pod's net, IPC and UTS namespaces (those it does not share with the node), lo up, hostname, sysctls. */
+  private async pinNamespaces(record: SandboxRecord, hostname: PodHostname, undo: Undo): Promise<void> {
+    const pins = podPinPaths(this.ctx.paths, record.id, record.namespaces);
+    if (!pinList(pins).length) return;
+    const binary = this.ctx.options.pinnsPath ?? PINNS_BINARY;
+    if (!existsSync(binary)) throw failedPrecondition(`pinns binary ${binary} not found: run \`npm run build\` in the isulats install`);
+    await pinPodNamespaces(this.ctx.runner, binary, { pins, hostname: hostname.setInSpec ? hostname.name : undefined, sysctls: record.config.linux?.sysctls });
+    undo.push('release namespace pins', () => releasePins(pinList(pins)));
+    record.netnsPath = pins.net;
+    record.ipcnsPath = pins.ipc;
+    record.utsnsPath = pins.uts;
   }
 
   private async setupNetwork(record: SandboxRecord, config: cri.PodSandboxConfigIn, undo: Undo): Promise<void> {
@@ -221,6 +245,8 @@ export class SandboxService {
       args: args.length ? args : ['/pause'],
       env: c.Env,
       netnsPath: record.netnsPath,
+      ipcnsPath: record.ipcnsPath,
+      utsnsPath: record.utsnsPath,
       hostname: hostname.setInSpec ? hostname.name : undefined,
       cgroupsPath: record.cgroupsPath,
       host: this.ctx.host,
@@ -256,7 +282,7 @@ export class SandboxService {
   }
 
   /**
-   * Pause container, network and netns: each release is idempotent. After a completed stop
+   * Pause container (if any), network and namespace pins: each release is idempotent. After a completed stop
    * (`released`), remove skips the steps that cost processes (runc state/delete, CNI DEL): they
    * found nothing then. The cheap ones run again, and the failpoints stay in the same order.
    */
@@ -270,7 +296,7 @@ export class SandboxService {
         errors.push(`${what}: ${(error as Error).message}`);
       }
     };
-    if (costly) await step('stop pause', async () => {
+    if (costly && !record.noInfra) await step('stop pause', async () => {
       const oci = this.oci(record);
       const state = await oci.state(record.id);
       if (state && state.status !== 'stopped') await oci.kill(record.id, 'KILL', true);
@@ -280,10 +306,11 @@ export class SandboxService {
     if (record.netnsPath) {
       if (costly) await step('CNI DEL', () => this.ctx.cni.del(record.id, record.netnsPath!, cniArgs(record)));
       runtimeFailpoint(`${op}-after-cni-del`);
-      await step('remove netns', () => removeNetns(record.netnsPath!));
-      runtimeFailpoint(`${op}-after-netns-remove`);
     }
-    await step('unmount pause rootfs', () => this.ctx.snapshots.unmount(record.id));
+    const pins = pinList(recordPins(record));
+    if (pins.length) await step('release namespace pins', () => releasePins(pins));
+    if (record.netnsPath) runtimeFailpoint(`${op}-after-netns-remove`);
+    if (!record.noInfra) await step('unmount pause rootfs', () => this.ctx.snapshots.unmount(record.id));
     await step('unmount pod shm', () => unmountPodShm(record.shmPath));
     runtimeFailpoint(`${op}-after-unmount`);
     if (errors.length) throw internal(`stopping pod ${record.id}: ${errors.join('; ')}`);
@@ -325,14 +352,14 @@ export class SandboxService {
 
   /**
    * Everything a RunPodSandbox may have acquired, found by the pod's ID (its record was written
-   * before any of it): pause container, network, netns, then the mounts inside the pod's dir
-   * before the dir itself goes with the record.
+   * before any of it): pause container, network, namespace pins (mounted or still bare files),
+   * then the mounts inside the pod's dir before the dir itself goes with the record.
    */
   private async releaseAbandoned(record: SandboxRecord): Promise<void> {
     const netnsPath = join(this.ctx.paths.netnsDir, record.id);
-    await Promise.resolve().then(() => this.oci(record).delete(record.id, true)).catch(() => undefined);
+    if (!record.noInfra) await Promise.resolve().then(() => this.oci(record).delete(record.id, true)).catch(() => undefined);
     await this.ctx.cni.del(record.id, netnsPath, cniArgs(record)).catch(() => undefined);
-    await removeNetns(netnsPath).catch(() => undefined);
+    await releasePins(allPinPaths(this.ctx.paths, record.id)).catch(() => undefined);
     await unmountPodShm(join(this.ctx.sandboxes.objectDir(record.id), 'shm'));
     await this.ctx.snapshots.remove(record.id).catch((error) => {
       if (!isKind(error, 'not-found')) throw error;
@@ -348,7 +375,18 @@ export class SandboxService {
     const modes = { POD: 'POD', CONTAINER: 'CONTAINER', NODE: 'NODE', TARGET: 'TARGET' } as const;
     const info: Record<string, string> = {};
     // `config` as containerd shows it: linux.overhead/resources there are the last UpdatePodSandboxResources.
-    if (req.verbose) info.info = JSON.stringify({ pid: record.pid, netnsPath: record.netnsPath, cgroupsPath: record.cgroupsPath, name: record.name, config: record.config });
+    if (req.verbose) {
+      info.info = JSON.stringify({
+        pid: record.pid,
+        infra: !record.noInfra,
+        netnsPath: record.netnsPath,
+        ipcnsPath: record.ipcnsPath,
+        utsnsPath: record.utsnsPath,
+        cgroupsPath: record.cgroupsPath,
+        name: record.name,
+        config: record.config,
+      });
+    }
     return {
       status: {
         id: record.id,
@@ -418,10 +456,10 @@ export class SandboxService {
     return {};
   }
 
-  /** READY only while the record says so and the pause process lives. */
+  /** READY only while the record says so and the pause process lives (without one: the pins still hold their namespaces). */
   async liveState(record: SandboxRecord): Promise<'SANDBOX_READY' | 'SANDBOX_NOTREADY'> {
     if (record.state !== 'SANDBOX_READY' || record.creating) return 'SANDBOX_NOTREADY';
-    const alive = record.pid > 0 && (await pidAlive(record.pid));
+    const alive = record.noInfra ? await pinsMounted(pinList(recordPins(record))) : record.pid > 0 && (await pidAlive(record.pid));
     return alive ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY';
   }
 
@@ -444,6 +482,11 @@ export class SandboxService {
     const wanted = f?.state ? (typeof f.state.state === 'number' ? ['SANDBOX_READY', 'SANDBOX_NOTREADY'][f.state.state] : (f.state.state ?? 'SANDBOX_READY')) : undefined;
     return { items: wanted ? items.filter((i) => i.state === wanted) : items };
   }
+}
+
+/** The namespace pins a record names. */
+export function recordPins(record: SandboxRecord): PodPins {
+  return { net: record.netnsPath, ipc: record.ipcnsPath, uts: record.utsnsPath };
 }
 
 export function metadataOut(m: cri.PodSandboxMetadataIn | null | undefined): cri.PodSandboxMetadata {
