@@ -9,9 +9,10 @@
 //   pull-multi  the same with a six-layer image of small files, as distro images are
 //   rmi         the RemoveImage before each pull
 // Usage: node bench/streams/run-ops.mjs [RUNS] [OPS]   (default 15 and all, OPS comma-separated;
-//        BENCH_RAW=1 prints every time, BENCH_DAEMON_LOG=FILE keeps the daemon's log)
+//        BENCH_RAW=1 prints every time, BENCH_DAEMON_LOG=FILE keeps the daemon's log,
+//        BENCH_DAEMON_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' profiles the daemon)
 import { randomBytes } from 'node:crypto';
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { goToolPath, runGoCriClient } from '../../test/rig/go-tools.js';
 import { BUSYBOX_BIN } from '../../test/rig/busybox-rootfs.js';
@@ -22,6 +23,29 @@ import { runBenchWithRig } from '../bench-rig.js';
 const runs = Number(process.argv[2] ?? 15);
 const ALL = ['exec', 'exec-tty', 'exec-sync', 'pull', 'pull-multi'];
 const ops = (process.argv[3] ?? ALL.join(',')).split(',');
+
+/** CPU time (user + system, ms) the processes spent themselves, children not counted. */
+async function cpuMs(pids: number[]): Promise<number> {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  }
+  return (ticks * 1000) / 100; // USER_HZ
+}
+
+/** The runtime's own processes: the daemon, or containerd and its shims. */
+async function runtimePids(t: { name: string; pid: number; dir: string }): Promise<number[]> {
+  if (t.name === 'isulats') return [t.pid];
+  const pids = [t.pid];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const argv = (await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if ((argv[0] ?? '').includes('containerd-shim') && argv.some((a) => a.includes(t.dir))) pids.push(Number(name));
+  }
+  return pids;
+}
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -52,11 +76,12 @@ runBenchWithRig(async (rig) => {
   await multiLayerImage(rig.registry.url, 'bench/six-layers');
 
   rig.containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [host] });
-  const daemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause });
+  const nodeArgs = process.env.BENCH_DAEMON_NODE_ARGS?.split(' ').filter(Boolean);
+  const daemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, nodeArgs });
   rig.daemons.push(daemon);
   const targets = [
-    { name: 'isulats', endpoint: daemon.endpoint, containerId: '' },
-    { name: 'containerd', endpoint: rig.containerd.endpoint, containerId: '' },
+    { name: 'isulats', endpoint: daemon.endpoint, containerId: '', pid: daemon.pid, dir: daemon.dir, pids: [] as number[] },
+    { name: 'containerd', endpoint: rig.containerd.endpoint, containerId: '', pid: rig.containerd.pid, dir: rig.containerd.dir, pids: [] as number[] },
   ];
   for (const t of targets) {
     const go = (args: string[]) => runGoCriClient(bin, ['-endpoint', t.endpoint, ...args]);
@@ -65,12 +90,17 @@ runBenchWithRig(async (rig) => {
     const r = await go(['run-pod-container', '-name', `ops-bench-${t.name}-${process.pid}`, '-label', 'ops-bench', '-image', rig.images.busybox, '--', 'sleep', '36000']);
     if (r.code !== 0) throw new Error(`${t.name}: run-pod-container: ${r.stderr.trim()}`);
     t.containerId = (JSON.parse(r.stdout) as { containerId: string }).containerId;
+    t.pids = await runtimePids(t);
   }
 
+  const cpu = new Map<string, number[]>();
   const timed = async (t: (typeof targets)[number], args: string[], expectOut?: string): Promise<number> => {
+    const cpu0 = await cpuMs(t.pids);
     const start = process.hrtime.bigint();
     const r = await runGoCriClient(bin, ['-endpoint', t.endpoint, ...args]);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    const key = `${args[0]}${args.includes('-tty') ? ' -tty' : ''}|${t.name}`;
+    cpu.set(key, [...(cpu.get(key) ?? []), (await cpuMs(t.pids)) - cpu0]);
     if (r.code !== 0) throw new Error(`${t.name}: ${args[0]}: exit ${r.code}: ${r.stderr.trim()}`);
     if (expectOut !== undefined && r.stdout.replace(/\r/g, '') !== expectOut) throw new Error(`${t.name}: ${args[0]}: stdout ${JSON.stringify(r.stdout)}`);
     return ms;
@@ -105,6 +135,14 @@ runBenchWithRig(async (rig) => {
     const a = median(times.get(`${k}|isulats`) ?? []);
     const b = median(times.get(`${k}|containerd`) ?? []);
     console.log(`| ${k} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} |`);
+  }
+  console.log('');
+  console.log('runtime CPU per call (daemon; containerd + its shims; user + system, children such as runc not counted), mean ms');
+  console.log('| call | isulats | containerd 1.6 |');
+  console.log('| --- | --- | --- |');
+  const mean = (xs: number[] = []) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  for (const k of [...new Set([...cpu.keys()].map((x) => x.split('|')[0]!))]) {
+    console.log(`| ${k} | ${mean(cpu.get(`${k}|isulats`)).toFixed(1)} | ${mean(cpu.get(`${k}|containerd`)).toFixed(1)} |`);
   }
   if (process.env.BENCH_RAW) console.log(JSON.stringify(Object.fromEntries(times)));
   // The daemon's log (its dir goes at teardown), e.g. for phase timestamps a profiling build writes.

@@ -1,10 +1,17 @@
-// Header block compression: zlib primed with the SPDY/3 dictionary, one
-// context per direction for the whole connection, each block ended with a
-// Z_SYNC_FLUSH so the peer can decode it without waiting for more.
+// Header block compression: one zlib context per direction for the whole connection, primed
+// with the SPDY/3 dictionary, each block ending on a byte boundary (a sync flush point) so the
+// peer can decode it without waiting for more.
 //
-// Node's zlib streams are asynchronous, so each direction runs its blocks
-// one at a time through a promise chain: callers must also keep frames in
-// the order their blocks were handed in (the connection's queues do).
+// Outgoing blocks are zlib "stored" blocks, byte for byte what deflate at level 0 writes with a
+// sync flush after each block, framed here by hand: header
+// blocks are a few hundred bytes on a node-local connection, and a real deflate context per
+// connection (about 256 KiB of state, dictionary priming, a thread-pool round trip per block)
+// cost more than every byte it saved. Any inflater reads them: the zlib header names the SPDY
+// dictionary as real deflaters do, and the stored data needs no dictionary.
+//
+// Incoming blocks go through Node's inflate stream, which is asynchronous, so they run one at a
+// time through a promise chain: callers must also keep frames in the order their blocks were
+// handed in (the connection's queues do).
 import zlib from 'node:zlib';
 import { SPDY3_DICTIONARY } from './dictionary.js';
 import { decodeHeaderBlock, encodeHeaderBlock, type SpdyHeaders } from './header-block.js';
@@ -52,16 +59,53 @@ class SharedZlib {
 // A large readable buffer keeps zlib from pausing mid-block waiting for a reader.
 const STREAM_OPTS = { dictionary: SPDY3_DICTIONARY, highWaterMark: 1 << 20 } as const;
 
+/** zlib header as zlib writes it at level 0: deflate, 32 KiB window, FDICT set, then the dictionary's Adler-32. */
+const STREAM_HEADER = Buffer.concat([Buffer.from([0x78, 0x3f]), adler32(SPDY3_DICTIONARY)]);
+const MAX_STORED = 0xffff;
+const SYNC_FLUSH = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+
 export class HeaderCompressor {
-  private readonly z = new SharedZlib(zlib.createDeflate(STREAM_OPTS));
+  private started = false;
 
   compress(headers: SpdyHeaders): Promise<Buffer> {
-    return this.z.process(encodeHeaderBlock(headers));
+    return Promise.resolve(this.compressSync(headers));
   }
 
-  close(): void {
-    this.z.close();
+  compressSync(headers: SpdyHeaders): Buffer {
+    const raw = encodeHeaderBlock(headers);
+    const parts: Buffer[] = [];
+    if (!this.started) {
+      this.started = true;
+      parts.push(STREAM_HEADER);
+    }
+    // Non-final stored blocks: BFINAL 0, BTYPE 00, padded to the byte; LEN and its complement, little-endian.
+    // (A header block is never empty: it starts with its entry count.)
+    for (let off = 0; off < raw.length; off += MAX_STORED) {
+      const len = Math.min(MAX_STORED, raw.length - off);
+      const head = Buffer.alloc(5);
+      head.writeUInt16LE(len, 1);
+      head.writeUInt16LE(~len & 0xffff, 3);
+      parts.push(head, raw.subarray(off, off + len));
+    }
+    // The sync flush marker, an empty stored block: Go's inflater hands out a block's data only
+    // when it reaches the next block, so without it the last bytes would wait for the next frame.
+    parts.push(SYNC_FLUSH);
+    return Buffer.concat(parts);
   }
+
+  close(): void {}
+}
+
+function adler32(data: Buffer): Buffer {
+  let a = 1;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(((b << 16) | a) >>> 0);
+  return out;
 }
 
 export class HeaderDecompressor {
