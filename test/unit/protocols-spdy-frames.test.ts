@@ -109,6 +109,24 @@ describe('SPDY header blocks', () => {
     rx.close();
   });
 
+  it('decodes a long connection\'s blocks in order, past the point where it moves to an inflate stream', async () => {
+    // A port-forward connection opens two streams per forwarded connection: hundreds of blocks,
+    // well past the first 4 KiB that are inflated in place. Handed in all at once, as frames arrive.
+    const rx = new HeaderDecompressor();
+    const peer = peerDeflater();
+    const blocks: SpdyHeaders[] = Array.from({ length: 400 }, (_, i) => ({ streamtype: i % 2 ? 'data' : 'error', port: '8080', requestid: String(i) }));
+    const compressed: Buffer[] = [];
+    for (const h of blocks) compressed.push(await peer.compress(encodeHeaderBlock(h)));
+    expect(compressed.reduce((n, c) => n + c.length, 0)).toBeGreaterThan(4096);
+    expect(await Promise.all(compressed.map((c) => rx.decompress(c)))).toEqual(blocks);
+    // And one at a time.
+    const rx2 = new HeaderDecompressor();
+    for (let i = 0; i < blocks.length; i++) expect(await rx2.decompress(compressed[i]!)).toEqual(blocks[i]);
+    peer.close();
+    rx.close();
+    rx2.close();
+  });
+
   it('writes blocks that one long-lived peer inflater decodes one by one, each complete on its own', async () => {
     const tx = new HeaderCompressor();
     const peer = peerInflater();

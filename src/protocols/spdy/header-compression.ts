@@ -9,9 +9,10 @@
 // cost more than every byte it saved. Any inflater reads them: the zlib header names the SPDY
 // dictionary as real deflaters do, and the stored data needs no dictionary.
 //
-// Incoming blocks go through Node's inflate stream, which is asynchronous, so they run one at a
-// time through a promise chain: callers must also keep frames in the order their blocks were
-// handed in (the connection's queues do).
+// Incoming blocks are inflated in place while the connection is young (see HeaderDecompressor),
+// then through Node's inflate stream, which is asynchronous, so they run one at a time through a
+// promise chain: callers must also keep frames in the order their blocks were handed in (the
+// connection's queues do).
 import zlib from 'node:zlib';
 import { SPDY3_DICTIONARY } from './dictionary.js';
 import { decodeHeaderBlock, encodeHeaderBlock, type SpdyHeaders } from './header-block.js';
@@ -108,20 +109,53 @@ function adler32(data: Buffer): Buffer {
   return out;
 }
 
+/** Compressed bytes a connection's first blocks may add up to while they are inflated in place. */
+const SYNC_PREFIX_MAX = 4096;
+
+/**
+ * A session's first few header blocks (an exec's four or five streams, each a round trip the client
+ * waits for) are inflated synchronously: the whole stream so far goes through inflateSync, and the
+ * new block's output is what follows the previous one's. That costs a few kilobytes of inflating
+ * per block, so past SYNC_PREFIX_MAX the connection moves to one long-lived inflate stream, fed
+ * the prefix first to reach the same state.
+ */
 export class HeaderDecompressor {
-  private readonly z = new SharedZlib(zlib.createInflate(STREAM_OPTS));
+  private prefix: Buffer[] | undefined = [];
+  private prefixBytes = 0;
+  private produced = 0;
+  private z: SharedZlib | undefined;
 
   async decompress(block: Buffer): Promise<SpdyHeaders> {
     let raw: Buffer;
     try {
-      raw = await this.z.process(block);
+      raw = this.prefix && this.prefixBytes + block.length <= SYNC_PREFIX_MAX ? this.inflateInPlace(this.prefix, block) : await this.inflateStream(block);
     } catch (err) {
       throw new SpdyProtocolError(`header block decompression failed: ${(err as Error).message}`);
     }
     return decodeHeaderBlock(raw);
   }
 
+  private inflateInPlace(prefix: Buffer[], block: Buffer): Buffer {
+    prefix.push(block);
+    this.prefixBytes += block.length;
+    const all = zlib.inflateSync(Buffer.concat(prefix), { dictionary: SPDY3_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const raw = all.subarray(this.produced);
+    this.produced = all.length;
+    return raw;
+  }
+
+  private inflateStream(block: Buffer): Promise<Buffer> {
+    if (!this.z) {
+      // Set up before any await: blocks that follow queue behind the prefix on the stream's chain.
+      this.z = new SharedZlib(zlib.createInflate(STREAM_OPTS));
+      const prefix = Buffer.concat(this.prefix ?? []);
+      this.prefix = undefined;
+      if (prefix.length > 0) this.z.process(prefix).catch(() => undefined); // its failure fails the block below too
+    }
+    return this.z.process(block);
+  }
+
   close(): void {
-    this.z.close();
+    this.z?.close();
   }
 }
