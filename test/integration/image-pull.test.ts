@@ -8,6 +8,7 @@ import { startRegistry, type Registry } from '../rig/registry.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { layer, pushBlob, pushImage, pushIndex, pushManifest, richEntries, type PushTarget } from './image-fixtures.js';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { sha256Digest } from '../../src/runtime/image/digest.js';
 import { MEDIA } from '../../src/runtime/image/manifest.js';
 
@@ -151,6 +152,30 @@ describe('pull from a plain registry', () => {
     await expect(svc.pullImage({ image: { image: `${registry.host}/test/liar:v2` } })).rejects.toThrow(/larger than|declares/);
   });
 
+  it('fails a pull whose later layer is bad with its error, after the other downloads settle, and leaves no image', async () => {
+    // Six layers, four downloads at once: layer 4 starts once a small one is in, and fails its
+    // size check at once, while layer 0 (16 MB) is still downloading. The pull reports layer 4's
+    // error only once nothing of it runs on: no download or extraction left in the temp dirs.
+    const sizes = [16 << 20, 0, 0, 0, 0, 0];
+    const layers = await Promise.all(sizes.map((size, i) => layer([{ name: `etc/l${i}.conf`, type: 'file', data: size ? randomBytes(size) : `layer ${i}\n`.repeat(50) }])));
+    for (const l of layers) await pushBlob(target, 'test/sixbad', l.blob);
+    const config = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) } }));
+    await pushBlob(target, 'test/sixbad', config);
+    const manifest = Buffer.from(JSON.stringify({
+      schemaVersion: 2,
+      mediaType: MEDIA.dockerManifest,
+      config: { mediaType: MEDIA.dockerConfig, digest: sha256Digest(config), size: config.length },
+      layers: layers.map((l, i) => ({ mediaType: MEDIA.dockerLayerGzip, digest: l.digest, size: i === 4 ? l.blob.length - 5 : l.blob.length })),
+    }));
+    await pushManifest(target, 'test/sixbad', 'v1', manifest, MEDIA.dockerManifest);
+    const svc = await service();
+    await expect(svc.pullImage({ image: { image: `${registry.host}/test/sixbad:v1` } })).rejects.toThrow(/larger than|declares/);
+    const root = join(dir, `root${rootN - 1}`);
+    expect(readdirSync(join(root, 'tmp'))).toEqual([]);
+    expect(readdirSync(join(root, 'snapshots', '.tmp'))).toEqual([]);
+    expect((await svc.listImages({})).images).toEqual([]);
+  }, 30_000);
+
   it('turns the old image into <none> when a tag moves, and removes by name, ID prefix and digest', async () => {
     const svc = await service();
     const ref = `${registry.host}/test/moving:latest`;
@@ -177,6 +202,9 @@ describe('pull from a plain registry', () => {
     // Removal collects the content at once; a later gc finds nothing left.
     const root = join(dir, `root${rootN - 1}`);
     expect(readdirSync(join(root, 'snapshots')).filter((n) => n !== '.tmp')).toEqual([]);
+    // The removed snapshots' files go after the call returns, and do go.
+    await svc.ctx.layers.deletionsSettled();
+    expect(readdirSync(join(root, 'snapshots', '.tmp'))).toEqual([]);
     expect(readdirSync(join(root, 'content', 'blobs', 'sha256'))).toEqual([]);
     expect(Number((await svc.imageFsInfo({})).imageFilesystems[0]!.usedBytes!.value)).toBeLessThan(usedBefore);
     expect(await svc.gc()).toEqual({ blobsRemoved: [], snapshotsRemoved: [] });

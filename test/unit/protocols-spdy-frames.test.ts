@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
 import {
   encodeFrame, FLAG_FIN, FrameParser, HeaderCompressor, HeaderDecompressor, SPDY3_DICTIONARY, SpdyProtocolError,
-  type SpdyFrame, decodeHeaderBlock, encodeHeaderBlock,
+  type SpdyFrame, type SpdyHeaders, decodeHeaderBlock, encodeHeaderBlock,
 } from '../../src/protocols/spdy/index.js';
 
 const frames: SpdyFrame[] = [
@@ -91,8 +91,7 @@ describe('SPDY header blocks', () => {
     expect(() => decodeHeaderBlock(Buffer.from([0, 0, 0, 1, 0, 0, 0, 9, 0x61]))).toThrow(SpdyProtocolError);
   });
 
-  it('decodes blocks compressed one after another with one shared context', async () => {
-    const tx = new HeaderCompressor();
+  it('decodes blocks a peer compressed one after another with one shared context', async () => {
     const rx = new HeaderDecompressor();
     const blocks: Record<string, string>[] = [
       { streamtype: 'error' },
@@ -100,12 +99,64 @@ describe('SPDY header blocks', () => {
       { streamtype: 'stdout', requestid: '1' },
       { streamtype: 'stdout', requestid: '1' },
     ];
-    const compressed = await Promise.all(blocks.map((h) => tx.compress(h)));
+    const peer = peerDeflater();
+    const compressed: Buffer[] = [];
+    for (const h of blocks) compressed.push(await peer.compress(encodeHeaderBlock(h)));
     // The shared context makes a repeated block much smaller than the first time.
     expect(compressed[3]!.length).toBeLessThan(compressed[2]!.length);
     expect(await Promise.all(compressed.map((c) => rx.decompress(c)))).toEqual(blocks);
-    tx.close();
+    peer.close();
     rx.close();
+  });
+
+  it('decodes a long connection\'s blocks in order, past the point where it moves to an inflate stream', async () => {
+    // A port-forward connection opens two streams per forwarded connection: hundreds of blocks,
+    // well past the first 4 KiB that are inflated in place. Handed in all at once, as frames arrive.
+    const rx = new HeaderDecompressor();
+    const peer = peerDeflater();
+    const blocks: SpdyHeaders[] = Array.from({ length: 400 }, (_, i) => ({ streamtype: i % 2 ? 'data' : 'error', port: '8080', requestid: String(i) }));
+    const compressed: Buffer[] = [];
+    for (const h of blocks) compressed.push(await peer.compress(encodeHeaderBlock(h)));
+    expect(compressed.reduce((n, c) => n + c.length, 0)).toBeGreaterThan(4096);
+    expect(await Promise.all(compressed.map((c) => rx.decompress(c)))).toEqual(blocks);
+    // And one at a time.
+    const rx2 = new HeaderDecompressor();
+    for (let i = 0; i < blocks.length; i++) expect(await rx2.decompress(compressed[i]!)).toEqual(blocks[i]);
+    peer.close();
+    rx.close();
+    rx2.close();
+  });
+
+  it('writes blocks that one long-lived peer inflater decodes one by one, each complete on its own', async () => {
+    const tx = new HeaderCompressor();
+    const peer = peerInflater();
+    const blocks: SpdyHeaders[] = [{ streamtype: 'error' }, { streamtype: 'stdout' }, { streamtype: 'stderr', port: '1' }, { big: 'v'.repeat(70_000) }];
+    for (const h of blocks) expect(decodeHeaderBlock(await peer.inflate(await tx.compress(h)))).toEqual(h);
+    peer.close();
+  });
+
+  it('writes what zlib writes at level 0 with a sync flush after each block, byte for byte', async () => {
+    const tx = new HeaderCompressor();
+    const level0 = peerDeflater(0);
+    // (Blocks past 64 KiB split into stored blocks where zlib's buffers decide: the round trip above covers them.)
+    const blocks: SpdyHeaders[] = [{ streamtype: 'error' }, { streamtype: 'stdout', port: '80' }, { v: 'x'.repeat(4000) }, {}];
+    for (const h of blocks) {
+      const ours = await tx.compress(h);
+      expect(ours.equals(await level0.compress(encodeHeaderBlock(h)))).toBe(true);
+      // Ends on the sync flush marker (Go's inflater hands out a block's data only when it sees the next block).
+      expect([...ours.subarray(-4)]).toEqual([0x00, 0x00, 0xff, 0xff]);
+    }
+    level0.close();
+  });
+
+  it('names the SPDY dictionary in its zlib header as zlib does at its default level', async () => {
+    const ours = await new HeaderCompressor().compress({ a: 'b' });
+    const peer = peerDeflater();
+    const zlibs = await peer.compress(encodeHeaderBlock({ a: 'b' }));
+    peer.close();
+    // Same method and dictionary ID; the level bits differ (informational only).
+    expect(ours[0]).toBe(zlibs[0]);
+    expect(ours.subarray(2, 6)).toEqual(zlibs.subarray(2, 6));
   });
 
   it('cannot decode a later block with a fresh context, proving the context is shared', async () => {
@@ -137,8 +188,35 @@ describe('SPDY header blocks', () => {
     expect(decodeHeaderBlock(inflated)).toEqual({ ':method': 'GET' });
   });
 
-  it('ends every block on a sync flush marker so the peer needs nothing more', async () => {
-    const block = await new HeaderCompressor().compress({ a: 'b' });
-    expect([...block.subarray(-4)]).toEqual([0x00, 0x00, 0xff, 0xff]);
-  });
 });
+
+/** A peer's zlib context for one direction of a connection, as Go's SPDY framer keeps one. */
+function peerDeflater(level?: number): { compress: (raw: Buffer) => Promise<Buffer>; close: () => void } {
+  const z = zlib.createDeflate({ dictionary: SPDY3_DICTIONARY, level, highWaterMark: 1 << 20 } as zlib.ZlibOptions);
+  return {
+    compress: (raw) => new Promise((resolve) => {
+      z.write(raw);
+      z.flush(zlib.constants.Z_SYNC_FLUSH, () => {
+        const parts: Buffer[] = [];
+        for (let c = z.read() as Buffer | null; c; c = z.read() as Buffer | null) parts.push(c);
+        resolve(Buffer.concat(parts));
+      });
+    }),
+    close: () => z.close(),
+  };
+}
+
+function peerInflater(): { inflate: (block: Buffer) => Promise<Buffer>; close: () => void } {
+  const z = zlib.createInflate({ dictionary: SPDY3_DICTIONARY, highWaterMark: 1 << 20 } as zlib.ZlibOptions);
+  return {
+    inflate: (block) => new Promise((resolve) => {
+      z.write(block);
+      z.flush(zlib.constants.Z_SYNC_FLUSH, () => {
+        const parts: Buffer[] = [];
+        for (let c = z.read() as Buffer | null; c; c = z.read() as Buffer | null) parts.push(c);
+        resolve(Buffer.concat(parts));
+      });
+    }),
+    close: () => z.close(),
+  };
+}

@@ -1,10 +1,18 @@
-// Header block compression: zlib primed with the SPDY/3 dictionary, one
-// context per direction for the whole connection, each block ended with a
-// Z_SYNC_FLUSH so the peer can decode it without waiting for more.
+// Header block compression: one zlib context per direction for the whole connection, primed
+// with the SPDY/3 dictionary, each block ending on a byte boundary (a sync flush point) so the
+// peer can decode it without waiting for more.
 //
-// Node's zlib streams are asynchronous, so each direction runs its blocks
-// one at a time through a promise chain: callers must also keep frames in
-// the order their blocks were handed in (the connection's queues do).
+// Outgoing blocks are zlib "stored" blocks, byte for byte what deflate at level 0 writes with a
+// sync flush after each block, framed here by hand: header
+// blocks are a few hundred bytes on a node-local connection, and a real deflate context per
+// connection (about 256 KiB of state, dictionary priming, a thread-pool round trip per block)
+// cost more than every byte it saved. Any inflater reads them: the zlib header names the SPDY
+// dictionary as real deflaters do, and the stored data needs no dictionary.
+//
+// Incoming blocks are inflated in place while the connection is young (see HeaderDecompressor),
+// then through Node's inflate stream, which is asynchronous, so they run one at a time through a
+// promise chain: callers must also keep frames in the order their blocks were handed in (the
+// connection's queues do).
 import zlib from 'node:zlib';
 import { SPDY3_DICTIONARY } from './dictionary.js';
 import { decodeHeaderBlock, encodeHeaderBlock, type SpdyHeaders } from './header-block.js';
@@ -52,32 +60,102 @@ class SharedZlib {
 // A large readable buffer keeps zlib from pausing mid-block waiting for a reader.
 const STREAM_OPTS = { dictionary: SPDY3_DICTIONARY, highWaterMark: 1 << 20 } as const;
 
+/** zlib header as zlib writes it at level 0: deflate, 32 KiB window, FDICT set, then the dictionary's Adler-32. */
+const STREAM_HEADER = Buffer.concat([Buffer.from([0x78, 0x3f]), adler32(SPDY3_DICTIONARY)]);
+const MAX_STORED = 0xffff;
+const SYNC_FLUSH = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+
 export class HeaderCompressor {
-  private readonly z = new SharedZlib(zlib.createDeflate(STREAM_OPTS));
+  private started = false;
 
   compress(headers: SpdyHeaders): Promise<Buffer> {
-    return this.z.process(encodeHeaderBlock(headers));
+    return Promise.resolve(this.compressSync(headers));
   }
 
-  close(): void {
-    this.z.close();
+  compressSync(headers: SpdyHeaders): Buffer {
+    const raw = encodeHeaderBlock(headers);
+    const parts: Buffer[] = [];
+    if (!this.started) {
+      this.started = true;
+      parts.push(STREAM_HEADER);
+    }
+    // Non-final stored blocks: BFINAL 0, BTYPE 00, padded to the byte; LEN and its complement, little-endian.
+    // (A header block is never empty: it starts with its entry count.)
+    for (let off = 0; off < raw.length; off += MAX_STORED) {
+      const len = Math.min(MAX_STORED, raw.length - off);
+      const head = Buffer.alloc(5);
+      head.writeUInt16LE(len, 1);
+      head.writeUInt16LE(~len & 0xffff, 3);
+      parts.push(head, raw.subarray(off, off + len));
+    }
+    // The sync flush marker, an empty stored block: Go's inflater hands out a block's data only
+    // when it reaches the next block, so without it the last bytes would wait for the next frame.
+    parts.push(SYNC_FLUSH);
+    return Buffer.concat(parts);
   }
+
+  close(): void {}
 }
 
+function adler32(data: Buffer): Buffer {
+  let a = 1;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(((b << 16) | a) >>> 0);
+  return out;
+}
+
+/** Compressed bytes a connection's first blocks may add up to while they are inflated in place. */
+const SYNC_PREFIX_MAX = 4096;
+
+/**
+ * A session's first few header blocks (an exec's four or five streams, each a round trip the client
+ * waits for) are inflated synchronously: the whole stream so far goes through inflateSync, and the
+ * new block's output is what follows the previous one's. That costs a few kilobytes of inflating
+ * per block, so past SYNC_PREFIX_MAX the connection moves to one long-lived inflate stream, fed
+ * the prefix first to reach the same state.
+ */
 export class HeaderDecompressor {
-  private readonly z = new SharedZlib(zlib.createInflate(STREAM_OPTS));
+  private prefix: Buffer[] | undefined = [];
+  private prefixBytes = 0;
+  private produced = 0;
+  private z: SharedZlib | undefined;
 
   async decompress(block: Buffer): Promise<SpdyHeaders> {
     let raw: Buffer;
     try {
-      raw = await this.z.process(block);
+      raw = this.prefix && this.prefixBytes + block.length <= SYNC_PREFIX_MAX ? this.inflateInPlace(this.prefix, block) : await this.inflateStream(block);
     } catch (err) {
       throw new SpdyProtocolError(`header block decompression failed: ${(err as Error).message}`);
     }
     return decodeHeaderBlock(raw);
   }
 
+  private inflateInPlace(prefix: Buffer[], block: Buffer): Buffer {
+    prefix.push(block);
+    this.prefixBytes += block.length;
+    const all = zlib.inflateSync(Buffer.concat(prefix), { dictionary: SPDY3_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const raw = all.subarray(this.produced);
+    this.produced = all.length;
+    return raw;
+  }
+
+  private inflateStream(block: Buffer): Promise<Buffer> {
+    if (!this.z) {
+      // Set up before any await: blocks that follow queue behind the prefix on the stream's chain.
+      this.z = new SharedZlib(zlib.createInflate(STREAM_OPTS));
+      const prefix = Buffer.concat(this.prefix ?? []);
+      this.prefix = undefined;
+      if (prefix.length > 0) this.z.process(prefix).catch(() => undefined); // its failure fails the block below too
+    }
+    return this.z.process(block);
+  }
+
   close(): void {
-    this.z.close();
+    this.z?.close();
   }
 }

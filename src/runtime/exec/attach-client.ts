@@ -56,6 +56,8 @@ export interface AttachOptions {
   io: StreamIO;
   /** Called for each terminal size change (writes conmon's ctl fifo). */
   resize?: (width: number, height: number) => Promise<void>;
+  /** Called once the socket is connected (in conmon's backlog: it accepts before it reads output). */
+  onConnect?: () => void;
 }
 
 /** Streams until conmon closes the socket (the container exited) or the caller's stdin ends and conmon hangs up. */
@@ -102,6 +104,7 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
     sock.on('close', () => finish());
     sock.on('error', (error) => finish(unavailable(`attach socket ${opts.socketPath}: ${error.message}`, error)));
     sock.connect(opts.socketPath, () => {
+      opts.onConnect?.();
       if (io.stdin) {
         io.stdin.on('data', onStdin);
         io.stdin.on('end', onStdinEnd);

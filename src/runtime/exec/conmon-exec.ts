@@ -118,9 +118,12 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     start.write('0');
     const ready = await attachReady.next(timeout);
     if (ready.data < 0) throw internal(`exec failed: ${ready.message ?? 'attach socket setup'}`);
+    let connected!: () => void;
+    const isConnected = new Promise<void>((resolve) => (connected = resolve));
     const streaming = attachToConmon({
       socketPath: join(o.socketDir, sessionId, 'attach'),
       io: o.io,
+      onConnect: () => connected(),
       resize: async (w, h) => {
         const { open } = await import('node:fs/promises');
         const { constants } = await import('node:fs');
@@ -128,8 +131,11 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
         await handle.write(`1 ${h} ${w}\n`).finally(() => handle.close());
       },
     });
-    // Give the socket a moment to connect before conmon starts the process and output flows.
-    await new Promise((r) => setTimeout(r, 50));
+    // conmon starts the process on the second start write. Once we are connected, conmon's main
+    // loop accepts us (our connection waits in its backlog) before it reads any output: output is
+    // read only after `runc exec -d` has exited, and the accept is ready before runc even starts.
+    // A failed connect settles `streaming` instead (and the session goes on without output, as before).
+    await Promise.race([isConnected, streaming.catch(() => undefined)]);
     start.write('0');
     const started = await sync.next(timeout);
     if (started.data < 0) throw internal(`exec failed: ${started.message ?? 'runc exec'}`);

@@ -4,12 +4,15 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJson } from '../store/atomic-file.js';
-import type { ImageContext } from './image-context.js';
+import { mapLimit, type ImageContext } from './image-context.js';
 
 export interface GcResult {
   blobsRemoved: string[];
   snapshotsRemoved: string[];
 }
+
+/** Removals in flight at once, per kind (libuv's pool has 4 threads). */
+const GC_PARALLEL = 4;
 
 export async function collectGarbage(ctx: ImageContext, containerSnapshotDir: string, timeoutMs?: number): Promise<GcResult> {
   return ctx.collecting(async () => {
@@ -24,17 +27,15 @@ export async function collectGarbage(ctx: ImageContext, containerSnapshotDir: st
       const meta = await readJson<{ chainIds?: string[] }>(join(containerSnapshotDir, name, 'snapshot.json')).catch(() => undefined);
       for (const c of meta?.chainIds ?? []) chains.add(c);
     }
-    const result: GcResult = { blobsRemoved: [], snapshotsRemoved: [] };
-    for (const digest of await ctx.blobs.list()) {
-      if (blobs.has(digest)) continue;
-      await ctx.blobs.delete(digest);
-      result.blobsRemoved.push(digest);
-    }
-    for (const chain of await ctx.layers.list()) {
-      if (chains.has(chain)) continue;
-      await ctx.layers.remove(chain);
-      result.snapshotsRemoved.push(chain);
-    }
+    const result: GcResult = {
+      blobsRemoved: (await ctx.blobs.list()).filter((d) => !blobs.has(d)),
+      snapshotsRemoved: (await ctx.layers.list()).filter((c) => !chains.has(c)),
+    };
+    // Each removal is its own unlink or rename (under its own lock): they go to the thread pool together.
+    await Promise.all([
+      mapLimit(result.blobsRemoved, GC_PARALLEL, (digest) => ctx.blobs.delete(digest)),
+      mapLimit(result.snapshotsRemoved, GC_PARALLEL, (chain) => ctx.layers.remove(chain)),
+    ]);
     return result;
   }, timeoutMs);
 }

@@ -62,24 +62,7 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
     }
     const chains = computeChainIds(diffIds);
 
-    await mapLimit(manifest.layers, opts.concurrency ?? 4, async (layer, i) => {
-      const short = layer.digest.slice(7, 19);
-      const report = (state: 'waiting' | 'downloading' | 'extracting' | 'done' | 'exists', done: number) =>
-        opts.progress?.({ layer: short, total: layer.size, done, state });
-      const snapshotThere = (await ctx.layers.get(chains[i]!)) !== undefined;
-      const blobThere = await ctx.blobs.has(layer.digest);
-      if (snapshotThere && blobThere) {
-        report('exists', layer.size);
-        return;
-      }
-      report('waiting', 0);
-      await fetchBlob(ctx, client, ref, layer, (n) => report('downloading', n));
-      report('extracting', layer.size);
-      await ctx.layers.ensure(chains[i]!, diffIds[i]!, i > 0 ? chains[i - 1] : undefined, (dir) =>
-        unpackLayerFile(ctx.blobs.path(layer.digest), dir),
-      );
-      report('done', layer.size);
-    });
+    await fetchAndUnpack(ctx, client, ref, manifest.layers, diffIds, chains, opts);
 
     const repo = repository(ref);
     const record: ImageRecord = {
@@ -98,6 +81,72 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
     await ctx.images.commit(record, tagName(ref));
     return record;
   });
+}
+
+/**
+ * Downloads the layers (`concurrency` at once) and unpacks each as soon as its blob is there
+ * (`concurrency` at once too). Downloads run ahead of unpacking: a layer's unpack (CPU and disk)
+ * holds no download slot, so later layers arrive while earlier ones unpack. Rejects with the first
+ * error (a download's first) once all started work has settled.
+ */
+async function fetchAndUnpack(
+  ctx: ImageContext, client: RegistryClient, ref: ImageReference, layers: Descriptor[], diffIds: string[], chains: string[], opts: PullOptions,
+): Promise<void> {
+  const concurrency = opts.concurrency ?? 4;
+  const progress = (layer: Descriptor) => (state: 'waiting' | 'downloading' | 'extracting' | 'done' | 'exists', done: number) =>
+    opts.progress?.({ layer: layer.digest.slice(7, 19), total: layer.size, done, state });
+  // Per layer: resolves true once its blob is stored and it needs unpacking, false when all was there.
+  const downloaded = layers.map(() => deferred<boolean>());
+  let unpackFailed = false;
+  const fetching = mapLimit(layers, concurrency, async (layer, i) => {
+    const report = progress(layer);
+    try {
+      if (unpackFailed) throw new Error('pull abandoned');
+      const snapshotThere = (await ctx.layers.get(chains[i]!)) !== undefined;
+      if (snapshotThere && (await ctx.blobs.has(layer.digest))) {
+        report('exists', layer.size);
+        downloaded[i]!.resolve(false);
+        return;
+      }
+      report('waiting', 0);
+      await fetchBlob(ctx, client, ref, layer, (n) => report('downloading', n));
+      downloaded[i]!.resolve(true);
+    } catch (error) {
+      downloaded[i]!.reject(error);
+      throw error;
+    }
+  });
+  // Downloads that never started (an earlier one failed) release the unpack side.
+  void fetching.catch(() => undefined).then(() => {
+    for (const d of downloaded) d.reject(new Error('download not started'));
+  });
+  const unpacking = mapLimit(layers, concurrency, async (layer, i) => {
+    if (!(await downloaded[i]!.promise)) return;
+    const report = progress(layer);
+    report('extracting', layer.size);
+    try {
+      await ctx.layers.ensure(chains[i]!, diffIds[i]!, i > 0 ? chains[i - 1] : undefined, (dir) =>
+        unpackLayerFile(ctx.blobs.path(layer.digest), dir),
+      );
+    } catch (error) {
+      unpackFailed = true; // downloads not yet started are not worth making
+      throw error;
+    }
+    report('done', layer.size);
+  });
+  const [fetched, unpacked] = await Promise.allSettled([fetching, unpacking]);
+  if (unpacked.status === 'rejected' && unpackFailed) throw unpacked.reason;
+  if (fetched.status === 'rejected') throw fetched.reason;
+  if (unpacked.status === 'rejected') throw unpacked.reason;
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  // Awaited only by the unpack side, which may have stopped: never an unhandled rejection.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 function kindOf(mediaType: string, body: Buffer): 'index' | 'manifest' {

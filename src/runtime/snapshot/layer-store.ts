@@ -2,7 +2,9 @@
 // `fs` is one layer's diff in overlay form, usable as an overlay lowerdir.
 // A snapshot is extracted into root/snapshots/.tmp-<pid>-<rand> and renamed
 // into place after meta.json is written, so a present snapshot dir is always
-// complete; extraction of one chain ID is serialised by a per-snapshot lock.
+// complete; extraction of one chain ID is serialised by a per-snapshot lock. Removal renames the
+// snapshot into .tmp (atomic: it is gone under its name at once) and deletes its files after the
+// call returns; a process that dies first leaves the dir to the next init's .tmp cleanup.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +31,8 @@ export class LayerStore {
   private readonly lockDir: string;
   private readonly tmpDir: string;
   private readonly cache = new JsonFileCache();
+  /** Deletions of renamed-away snapshots still running. */
+  private readonly deleting = new Set<Promise<void>>();
 
   constructor(readonly root: string) {
     this.dir = join(root, 'snapshots');
@@ -112,8 +116,18 @@ export class LayerStore {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw error;
       }
-      await rm(doomed, { recursive: true, force: true });
       removeHeldLock(join(this.lockDir, `${hex}.lock`));
+      // Unlinking a layer's files takes longer than everything else in an image removal; nothing
+      // reads them any more, so the caller does not wait for it.
+      const deletion: Promise<void> = rm(doomed, { recursive: true, force: true })
+        .catch(() => undefined)
+        .finally(() => this.deleting.delete(deletion));
+      this.deleting.add(deletion);
     });
+  }
+
+  /** Resolves once the files of every snapshot removed so far are deleted. */
+  async deletionsSettled(): Promise<void> {
+    while (this.deleting.size > 0) await Promise.all([...this.deleting]);
   }
 }
