@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(
   runc crun conmon containernetworking-plugins iptables docker-registry containerd skopeo umoci
   busybox-static attr zstd jq hyperfine gcc g++ make python3 libc6-dev iproute2 util-linux
-  procps openssl criu curl bsdutils tmux
+  procps openssl criu curl bsdutils tmux strace
 )
 
 log() { printf '[setup] %s\n' "$*"; }
