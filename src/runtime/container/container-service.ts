@@ -1,7 +1,7 @@
 // Container RPCs. A container's process runs under conmon, so it survives
 // the engine process; its exit is observed from conmon's exit file and
 // written back to the record on the next read (refresh).
-import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
@@ -24,6 +24,7 @@ import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
+import { containerProcessAlive, waitForExit } from './exit-wait.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -285,27 +286,49 @@ export class ContainerService {
     return {};
   }
 
+  /**
+   * Stops the container and deletes it from the runtime (as containerd deletes the task on exit):
+   * `runc kill`, the wait on conmon's exit file, `runc delete`. RemoveContainer then spawns nothing.
+   */
   async stopById(id: string, timeoutSec: number): Promise<void> {
     const record = await this.refresh(await this.ctx.containers.mustGet(id));
     if (record.state === 'CONTAINER_EXITED') return;
     if (record.state === 'CONTAINER_CREATED') {
       // Never started: record it as exited. Only a StartContainer killed midway leaves a created
-      // init (blocked on runc's exec fifo) to kill first.
-      if (await this.runcState(record)) {
-        await this.oci(record).kill(id, 'KILL').catch(() => undefined);
-        await this.waitExit(id, 5_000);
+      // init (blocked on runc's exec fifo): `runc delete --force` kills it and deletes the container.
+      if (await this.oci(record).known(id)) {
+        await this.oci(record).delete(id, true);
+        await this.waitExit(record, 5_000);
       }
       const exited = await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
       return;
     }
+    let exited = false;
     if (timeoutSec > 0) {
       await this.oci(record).kill(id, record.stopSignal || 'SIGTERM');
-      if (await this.waitExit(id, timeoutSec * 1000)) return this.markStopped(id);
+      exited = await this.waitExit(record, timeoutSec * 1000);
     }
-    await this.oci(record).kill(id, 'KILL', true);
-    if (!(await this.waitExit(id, 10_000))) throw new IsulatsError('deadline-exceeded', `container ${id} did not exit after SIGKILL`);
+    if (!exited) {
+      await this.oci(record).kill(id, 'KILL', true);
+      if (!(await this.waitExit(record, 10_000))) throw new IsulatsError('deadline-exceeded', `container ${id} did not exit after SIGKILL`);
+    }
     await this.markStopped(id);
+    await this.releaseStopped(record);
+  }
+
+  /**
+   * What a stopped container no longer needs, released as containerd's task delete does at exit:
+   * the runtime's container (`runc delete`) and the rootfs mount (its unmount syncs the upper file
+   * system, the costliest step of a removal). The container has stopped either way: a failure is
+   * left to RemoveContainer, which does both again.
+   */
+  private async releaseStopped(record: ContainerRecord): Promise<void> {
+    const warn = (what: string) => (error: Error) => this.ctx.warn(`container ${record.id}: ${what} after stop failed: ${error.message}`);
+    await Promise.all([
+      this.oci(record).delete(record.id, true).catch(warn('runtime delete')),
+      this.ctx.snapshots.unmount(record.id).catch(warn('rootfs unmount')),
+    ]);
   }
 
   /** Records the exit (refresh emits the STOPPED event). */
@@ -313,21 +336,14 @@ export class ContainerService {
     await this.refresh(await this.ctx.containers.mustGet(id));
   }
 
-  /** True once conmon recorded the exit (or the process is gone). */
-  private async waitExit(id: string, ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    const record = await this.ctx.containers.mustGet(id);
-    for (;;) {
-      if (await this.oci(record).exitInfo(id, record.bundle)) return true;
-      const state = await this.oci(record).state(id).catch(() => undefined);
-      if (!state || state.status === 'stopped') {
-        // conmon writes the exit file just after reaping; give it a moment.
-        for (let i = 0; i < 20 && !(await this.oci(record).exitInfo(id, record.bundle)); i++) await sleep(50);
-        return true;
-      }
-      if (Date.now() >= deadline) return false;
-      await sleep(50);
-    }
+  /** True once conmon recorded the exit (or conmon and the container's init are both gone). */
+  private async waitExit(record: ContainerRecord, ms: number): Promise<boolean> {
+    const oci = this.oci(record);
+    return waitForExit({
+      recorded: async () => !!(await oci.exitInfo(record.id, record.bundle)),
+      monitorAlive: () => monitorAlive(record.bundle),
+      initAlive: () => containerProcessAlive(record.pid, record.id),
+    }, ms);
   }
 
   async remove(req: cri.RemoveContainerRequestIn): Promise<cri.RemoveContainerResponse> {
@@ -454,7 +470,7 @@ export class ContainerService {
     await this.oci(record).attach(record.id, record.bundle, io);
     // The attach socket closes when the process ends, a moment before conmon writes
     // the exit file: wait for it (bounded; a client that detached leaves it running).
-    await this.waitExit(record.id, 2_000);
+    await this.waitExit(record, 2_000);
     return (await this.refresh(await this.ctx.containers.mustGet(record.id))).exitCode;
   }
 
@@ -611,7 +627,7 @@ export class ContainerService {
     if (record.state === 'CONTAINER_RUNNING') await this.stopById(record.id, timeoutSec);
     await this.ctx.containers.withLock(record.id, async () => {
       const r = await this.ctx.containers.mustGet(record.id);
-      await this.oci(r).delete(r.id, true);
+      if (await this.oci(r).known(r.id)) await this.oci(r).delete(r.id, true);
       await this.ctx.snapshots.mount(r.id);
       const pid = await this.launch(r);
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
@@ -631,7 +647,9 @@ async function monitorAlive(bundle: string): Promise<boolean> {
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {
-  await rm(join(exitDir, id), { force: true });
+  await unlink(join(exitDir, id)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
 }
 
 /** Reads a file of the image only when it is a regular file (a symlink could point at the host's). */

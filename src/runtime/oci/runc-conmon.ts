@@ -6,7 +6,7 @@
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, open, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
@@ -285,7 +285,9 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async release(id: string): Promise<void> {
     // conmon links <socket dir>/<id> to the bundle and never removes the link.
-    await rm(join(this.opts.socketDir, id), { force: true });
+    await unlink(join(this.opts.socketDir, id)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
   }
 
   async sweep(): Promise<void> {
