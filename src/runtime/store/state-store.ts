@@ -4,12 +4,13 @@
 // written atomically, so
 // several CLI processes and a daemon can share one root; only work on the same
 // object is serialised. Listing reads the records (never parses names).
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, notFound } from '../errors.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { removeHeldLock, withFileLock } from './lock.js';
 import { mkdirPrivate } from './private-dirs.js';
+import { discard, makeTrash } from './trash.js';
 
 export interface StoredObject {
   id: string;
@@ -20,15 +21,18 @@ export const ID_PATTERN = /^[0-9a-f]{64}$/;
 export class StateStore<T extends StoredObject> {
   private readonly dir: string;
   private readonly lockDir: string;
+  private readonly trashDir: string;
 
   constructor(root: string, readonly kind: 'sandboxes' | 'containers') {
     this.dir = join(root, kind);
     this.lockDir = join(root, 'locks', kind);
+    this.trashDir = join(root, 'trash');
   }
 
   async init(): Promise<void> {
     await mkdirPrivate(this.dir);
     await mkdirPrivate(this.lockDir);
+    await makeTrash(this.trashDir);
   }
 
   objectDir(id: string): string {
@@ -90,9 +94,9 @@ export class StateStore<T extends StoredObject> {
     await writeJsonAtomic(this.metaPath(record.id), record);
   }
 
-  /** Deletes the object; from inside withLock(id), its lock file goes too. */
+  /** Deletes the object (its dir leaves at once, into the trash); from inside withLock(id), its lock file goes too. */
   async remove(id: string): Promise<void> {
-    await rm(this.objectDir(id), { recursive: true, force: true });
+    await discard(this.trashDir, this.objectDir(id));
     removeHeldLock(this.lockPath(id));
   }
 
