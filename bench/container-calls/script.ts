@@ -4,12 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RawCriClient } from '../../test/rig/cri-client.js';
-
-export interface CallWindow {
-  label: string;
-  start: number;
-  ms: number;
-}
+import type { CallWindow } from '../../test/rig/exec-trace.js';
 
 /** Exits 0 on SIGTERM at once (`wait` is interruptible; a bare sleep as PID 1 ignores SIGTERM). */
 export const GRACEFUL = ['sh', '-c', "trap 'exit 0' TERM; sleep 3600 & wait"];
@@ -40,11 +35,8 @@ export async function containerCalls(cri: RawCriClient, image: string, tag: stri
   const windows: CallWindow[] = [];
   const call = async (label: string, fn: () => Promise<Record<string, any>>): Promise<Record<string, any>> => {
     await sleep(300);
-    const start = Date.now();
-    const t0 = process.hrtime.bigint();
-    const out = await fn();
-    windows.push({ label, start, ms: Number(process.hrtime.bigint() - t0) / 1e6 });
-    return out;
+    windows.push({ label, start: Date.now() });
+    return fn();
   };
   const sandboxConfig = podConfig(tag);
   const pod = await call('RunPodSandbox', () => cri.runtime('RunPodSandbox', { config: sandboxConfig }, 120_000));
@@ -79,5 +71,7 @@ export async function containerCalls(cri: RawCriClient, image: string, tag: stri
 
   await call('StopPodSandbox', () => cri.runtime('StopPodSandbox', { podSandboxId }, 60_000));
   await call('RemovePodSandbox', () => cri.runtime('RemovePodSandbox', { podSandboxId }, 60_000));
+  await sleep(300);
+  windows.push({ label: '(after the last call)', start: Date.now() });
   return windows;
 }
