@@ -3,6 +3,8 @@
 // client times the RPC itself (no process start or dial in the figure). Rounds alternate which
 // daemon goes first; each daemon keeps one pod for all its containers.
 // Usage: node bench/container-calls/run.mjs [ROUNDS]   (default 12; needs root)
+//   BENCH_BASELINE=DIR: also another checkout's daemon (DIR/bin/isulats, built), e.g. main before a change.
+import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { openCriClient } from '../../test/rig/cri-client.js';
 import { goToolPath, runGoCriClient } from '../../test/rig/go-tools.js';
@@ -25,6 +27,11 @@ runBenchWithRig(async (rig) => {
   rig.daemons.push(daemon);
   const containerd = (rig.containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] }));
   const targets = [{ name: 'isulats', endpoint: daemon.endpoint, pod: '' }, { name: 'containerd', endpoint: containerd.endpoint, pod: '' }];
+  if (process.env.BENCH_BASELINE) {
+    const baseline = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, binPath: join(process.env.BENCH_BASELINE, 'bin/isulats') });
+    rig.daemons.push(baseline);
+    targets.push({ name: 'baseline', endpoint: baseline.endpoint, pod: '' });
+  }
   const go = async (endpoint: string, args: string[]): Promise<Record<string, any>> => {
     const r = await runGoCriClient(bin, ['-endpoint', endpoint, ...args]);
     if (r.code !== 0) throw new Error(`go-cri-client ${args[0]}: ${r.stderr.trim()}`);
@@ -51,14 +58,18 @@ runBenchWithRig(async (rig) => {
     record('rm (2)', await go(t.endpoint, ['remove-container', '-id', b.containerId]));
   };
   for (let round = 0; round < rounds; round++) {
-    for (const t of round % 2 ? [...targets].reverse() : targets) await cycle(t, round);
+    // Each daemon takes each place in the order equally often.
+    const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+    for (const t of order) await cycle(t, round);
   }
   for (const t of targets) await go(t.endpoint, ['stop-remove', '-pod', t.pod]);
   console.log(`median ms per RPC over ${rounds} interleaved rounds, Go CRI client (grpc-go, k8s.io/cri-api)`);
-  console.log(`| call | isulats | containerd 1.6 | ratio |`);
-  console.log('| --- | --- | --- | --- |');
+  const baseline = targets.length > 2;
+  console.log(`| call | isulats | containerd 1.6 | ratio |${baseline ? ' baseline | ratio |' : ''}`);
+  console.log(`| --- | --- | --- | --- |${baseline ? ' --- | --- |' : ''}`);
   for (const op of OPS) {
-    const [a, b] = targets.map((t) => median(times.get(t.name)!.get(op)!));
-    console.log(`| ${op} | ${a!.toFixed(1)} | ${b!.toFixed(1)} | ${(a! / b!).toFixed(2)} |`);
+    const [a, b, c] = targets.map((t) => median(times.get(t.name)!.get(op)!));
+    const extra = c === undefined ? '' : ` ${c.toFixed(1)} | ${(c / b!).toFixed(2)} |`;
+    console.log(`| ${op} | ${a!.toFixed(1)} | ${b!.toFixed(1)} | ${(a! / b!).toFixed(2)} |${extra}`);
   }
 });

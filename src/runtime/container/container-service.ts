@@ -1,7 +1,8 @@
 // Container RPCs. A container's process runs under conmon, so it survives
 // the engine process; its exit is observed from conmon's exit file and
 // written back to the record on the next read (refresh).
-import { lstat, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
@@ -13,7 +14,7 @@ import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
 import type { OciProcess, OciRuntime, OciState } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
-import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
+import { matchLabels } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
@@ -24,7 +25,7 @@ import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
-import { containerProcessAlive, waitForExit } from './exit-wait.js';
+import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -256,9 +257,9 @@ export class ContainerService {
     const exit = await this.oci(record).exitInfo(record.id, record.bundle);
     if (!exit) {
       // conmon gone without an exit file (killed): the container cannot be reached any more.
-      const conmonPid = Number.parseInt(await readFile(join(record.bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
-      if (conmonPid > 0 && (await pidAlive(conmonPid))) return record;
-      if (record.pid > 0 && (await pidAlive(record.pid))) return record;
+      const conmonPid = readPidFile(join(record.bundle, 'conmon.pid'));
+      if (conmonPid > 0 && processRuns(conmonPid)) return record;
+      if (record.pid > 0 && processRuns(record.pid)) return record;
     }
     let exited = false;
     const next = await this.ctx.containers.update(record.id, (current) => {
@@ -393,8 +394,11 @@ export class ContainerService {
 
   /** Undoes a CreateContainer whose process died midway (recovery at open). */
   async cleanupAbandoned(record: ContainerRecord): Promise<void> {
-    await this.oci(record).kill(record.id, 'KILL', true).catch(() => undefined);
-    await this.oci(record).delete(record.id, true).catch(() => undefined);
+    // runc only knows a container from StartContainer on: an abandoned CreateContainer spawns nothing here.
+    if (await this.oci(record).known(record.id)) {
+      await this.oci(record).kill(record.id, 'KILL', true).catch(() => undefined);
+      await this.oci(record).delete(record.id, true).catch(() => undefined);
+    }
     await this.oci(record).release(record.id).catch(() => undefined);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
@@ -635,21 +639,12 @@ export class ContainerService {
   }
 }
 
-/**
- * Whether the conmon named by the bundle's conmon.pid still runs: a zombie counts as gone, and so
- * does a process that reused the PID (its command line does not name the bundle).
- */
-async function monitorAlive(bundle: string): Promise<boolean> {
-  const pid = Number.parseInt(await readFile(join(bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
-  if (!(pid > 0) || !(await pidAlive(pid))) return false;
-  const argv = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  return argv.split('\0').includes(bundle);
-}
-
 async function removeExitFile(exitDir: string, id: string): Promise<void> {
-  await unlink(join(exitDir, id)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  try {
+    unlinkSync(join(exitDir, id));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** Reads a file of the image only when it is a regular file (a symlink could point at the host's). */

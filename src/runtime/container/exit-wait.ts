@@ -3,9 +3,8 @@
 // A monitor killed with SIGKILL never writes it; the container has then exited
 // once its init is gone too. No `runc state` per poll: a stop costs the signal's
 // `runc kill` and nothing else while it waits.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pidAlive } from '../sandbox/sandbox-service.js';
 
 export interface ExitProbe {
   /** Whether the monitor has recorded the exit. */
@@ -36,15 +35,43 @@ export async function waitForExit(probe: ExitProbe, timeoutMs: number): Promise<
   }
 }
 
+// The probes below read small files (pid files, procfs) synchronously: each read costs less than
+// the thread-pool round trips of an async one, and a wait makes many of them.
+
+function readSmall(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** The PID in a pid file; 0 when it is missing or unreadable. */
-export async function readPidFile(path: string): Promise<number> {
-  const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => '0'), 10);
+export function readPidFile(path: string): number {
+  const pid = Number.parseInt(readSmall(path), 10);
   return pid > 0 ? pid : 0;
+}
+
+/** Whether `pid` is a process that has not exited (a zombie has). */
+export function processRuns(pid: number): boolean {
+  const stat = readSmall(`/proc/${pid}/stat`);
+  if (!stat) return false;
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state !== 'Z' && state !== 'X';
 }
 
 /** Whether `pid` runs and is the container's (its cgroup names the container: never a process that reused the PID). */
 export async function containerProcessAlive(pid: number, containerId: string): Promise<boolean> {
-  if (!(pid > 0) || !(await pidAlive(pid))) return false;
-  const cgroups = await readFile(`/proc/${pid}/cgroup`, 'utf8').catch(() => '');
-  return cgroups.includes(containerId);
+  if (!(pid > 0) || !processRuns(pid)) return false;
+  return readSmall(`/proc/${pid}/cgroup`).includes(containerId);
+}
+
+/**
+ * Whether the conmon named by the bundle's conmon.pid still runs: a zombie counts as gone, and so
+ * does a process that reused the PID (its command line does not name the bundle).
+ */
+export async function monitorAlive(bundle: string): Promise<boolean> {
+  const pid = readPidFile(`${bundle}/conmon.pid`);
+  if (!pid || !processRuns(pid)) return false;
+  return readSmall(`/proc/${pid}/cmdline`).split('\0').includes(bundle);
 }

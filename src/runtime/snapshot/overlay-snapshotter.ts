@@ -4,7 +4,8 @@
 // The record (snapshot.json) lives with the rw layer, so after a reboot or a
 // restart `mount(key)` brings the same rootfs back; mount and unmount are
 // idempotent, and remove never leaves a mount behind.
-import { lstat, mkdir, open, readdir, readFile, rm, rmdir, symlink } from 'node:fs/promises';
+import { readFileSync, rmdirSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { invalidArgument, notFound } from '../errors.js';
 import { MNT, mount as sysMount, umount2 } from '../native.js';
@@ -168,9 +169,11 @@ export class OverlaySnapshotter {
       const mountpoint = join(this.mountDir, key);
       await this.unmountPath(mountpoint);
       // Empty once unmounted: one rmdir (anything else in it goes the long way).
-      await rmdir(mountpoint).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') return rm(mountpoint, { recursive: true, force: true });
-      });
+      try {
+        rmdirSync(mountpoint);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await rm(mountpoint, { recursive: true, force: true });
+      }
       // The rw layer may hold many files: it leaves at once, into the trash.
       await discard(this.trashDir, join(this.rwDir, key));
       removeHeldLock(join(this.lockDir, `${key}.lock`));
@@ -246,7 +249,8 @@ function pick(r: ContainerSnapshot): SnapshotMounts {
 
 /** Mount points of this mount namespace (octal escapes in mountinfo decoded). */
 export async function mountedPaths(): Promise<Set<string>> {
-  const text = await readFile('/proc/self/mountinfo', 'utf8');
+  // A procfs read: synchronous, cheaper than the thread-pool round trips of an async read.
+  const text = readFileSync('/proc/self/mountinfo', 'utf8');
   const out = new Set<string>();
   for (const line of text.split('\n')) {
     const field = line.split(' ')[4];

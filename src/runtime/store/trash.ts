@@ -6,7 +6,8 @@
 // for a handful of files. What a process killed meanwhile leaves in the trash is
 // garbage by construction: the next engine open deletes it.
 import { randomBytes } from 'node:crypto';
-import { access, readdir, rename, rm } from 'node:fs/promises';
+import { renameSync } from 'node:fs';
+import { access, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { mkdirPrivate } from './private-dirs.js';
 
@@ -27,7 +28,8 @@ function deleteLater(path: string): void {
 export async function discard(trashDir: string, path: string): Promise<void> {
   const target = join(trashDir, `${basename(path)}-${randomBytes(6).toString('hex')}`);
   try {
-    await rename(path, target);
+    // One metadata syscall: synchronous costs less than a thread-pool round trip.
+    renameSync(path, target);
   } catch (error) {
     // ENOENT: `path` is gone (done), unless the trash dir is (then `path` still goes, in place).
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !(await exists(path))) return;
