@@ -13,7 +13,7 @@ import { runBenchWithRig } from '../bench-rig.js';
 import { GRACEFUL } from './script.js';
 
 const rounds = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '12');
-const OPS = ['create', 'start', 'stop (SIGTERM)', 'rm', 'stop (timeout 0)', 'rm (2)'] as const;
+const OPS = ['create', 'start', 'status (a read: the RPC floor)', 'stop (SIGTERM)', 'rm', 'stop (timeout 0)', 'rm (2)'] as const;
 type Op = (typeof OPS)[number];
 
 const median = (xs: number[]) => {
@@ -50,6 +50,7 @@ runBenchWithRig(async (rig) => {
     const a = await go(t.endpoint, ['create-container', '-pod', t.pod, '-name', `graceful-${round}`, '-image', image, '--', ...GRACEFUL]);
     record('create', a);
     record('start', await go(t.endpoint, ['start-container', '-id', a.containerId]));
+    record('status (a read: the RPC floor)', await go(t.endpoint, ['container-status', '-id', a.containerId]));
     record('stop (SIGTERM)', await go(t.endpoint, ['stop-container', '-id', a.containerId, '-stop-timeout', '10']));
     record('rm', await go(t.endpoint, ['remove-container', '-id', a.containerId]));
     const b = await go(t.endpoint, ['create-container', '-pod', t.pod, '-name', `killed-${round}`, '-image', image, '--', 'sleep', '3600']);

@@ -516,10 +516,12 @@ func main() {
 		}
 		printJSON(out)
 	case "container-status":
+		t0 := time.Now()
 		res, err := rt.ContainerStatus(ctx, &runtimeapi.ContainerStatusRequest{ContainerId: *id})
 		check(err, "ContainerStatus")
+		ms := msSince(t0)
 		s := res.Status
-		printJSON(map[string]any{"state": s.State.String(), "exitCode": s.ExitCode, "image": s.Image.GetImage(), "imageRef": s.ImageRef, "createdAt": strconv.FormatInt(s.CreatedAt, 10)})
+		printJSON(map[string]any{"state": s.State.String(), "exitCode": s.ExitCode, "image": s.Image.GetImage(), "imageRef": s.ImageRef, "createdAt": strconv.FormatInt(s.CreatedAt, 10), "ms": ms})
 	case "exec-sync":
 		res, err := rt.ExecSync(ctx, &runtimeapi.ExecSyncRequest{ContainerId: *id, Cmd: argv, Timeout: *execTO})
 		check(err, "ExecSync")

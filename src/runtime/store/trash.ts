@@ -3,22 +3,38 @@
 // sees it half deleted) and deleted from there in the background. Node's
 // recursive rm costs a thread-pool round trip per entry, which made removing a
 // container (its record dir, its rw layer) several milliseconds per call even
-// for a handful of files. What a process killed meanwhile leaves in the trash is
+// for a handful of files, and then more for the calls that followed, whose own
+// file system work queued behind it. What a process killed meanwhile leaves in the trash is
 // garbage by construction: the next engine open deletes it.
 import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
-import { access, readdir, rm } from 'node:fs/promises';
+import { access, lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { mkdirPrivate } from './private-dirs.js';
 
-/** Deletions started and not finished yet, in this process. */
-const pending = new Set<Promise<void>>();
+/** The background deletions of this process, one after the other (settles when all are done). */
+let queue: Promise<void> = Promise.resolve();
+let queued = 0;
 
 function deleteLater(path: string): void {
-  const job: Promise<void> = rm(path, { recursive: true, force: true })
-    .catch(() => undefined)
-    .finally(() => pending.delete(job));
-  pending.add(job);
+  queued++;
+  queue = queue.then(() => removeTree(path).catch(() => undefined)).finally(() => void queued--);
+}
+
+/**
+ * Deletes a tree with one file system call in flight at a time: Node's recursive rm issues them
+ * all at once, filling the thread pool that the calls being served need for their own reads and
+ * writes. Going slowly costs nothing here: nobody waits for the trash.
+ */
+async function removeTree(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (!info) return;
+  if (!info.isDirectory()) {
+    await unlink(path).catch(() => undefined);
+    return;
+  }
+  for (const name of await readdir(path).catch(() => [] as string[])) await removeTree(join(path, name));
+  await rmdir(path).catch(() => undefined);
 }
 
 /**
@@ -50,7 +66,7 @@ export async function emptyTrash(trashDir: string): Promise<void> {
 
 /** Waits for this process's background deletions (before it exits). */
 export async function drainTrash(): Promise<void> {
-  while (pending.size) await Promise.all([...pending]);
+  while (queued > 0) await queue;
 }
 
 function exists(path: string): Promise<boolean> {
