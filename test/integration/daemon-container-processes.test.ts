@@ -5,7 +5,7 @@
 // stopped container spawns nothing, and of one that exited by itself only `runc delete`.
 // containerd 1.6 spends 6 processes per StopContainer (3 runc kill, 2 runc delete, a shim delete).
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,8 @@ let busybox: string;
 const WORKLOAD = new Set(['sh', 'sleep', 'true']);
 /** Exits 0 on SIGTERM (`wait` is interruptible; a bare `sleep` as PID 1 ignores SIGTERM). */
 const GRACEFUL = ['sh', '-c', "trap 'exit 0' TERM; sleep 3600 & wait"];
+/** Ignores SIGTERM (only SIGKILL ends it). */
+const IGNORES_SIGTERM = ['sh', '-c', "trap '' TERM; sleep 3600 & wait"];
 
 beforeAll(async () => {
   const env = rigEnv();
@@ -140,4 +142,51 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
     // Nothing of them is left in runc's state dir.
     for (const id of Object.values(ids)) expect(existsSync(join(daemon.state, 'runc', id))).toBe(false);
   }, 180_000);
+
+  it('escalates to SIGKILL after the timeout (runc kill twice, runc delete) and stops a container whose conmon was killed', async () => {
+    const uid = randomUUID();
+    const sandboxConfig: CriMessage = { metadata: { name: `procs-kill-${uid}`, uid, namespace: 'procs-kill', attempt: 0 }, linux: {} };
+    const { podSandboxId } = await c.runtime('RunPodSandbox', { config: sandboxConfig }, 60_000);
+    const run = async (name: string): Promise<string> => {
+      const { containerId } = await c.runtime('CreateContainer', { podSandboxId, sandboxConfig, config: { metadata: { name: `${name}-${uid}` }, image: { image: busybox }, command: IGNORES_SIGTERM, linux: {} } });
+      await c.runtime('StartContainer', { containerId }, 60_000);
+      return containerId;
+    };
+    try {
+      const stubborn = await run('stubborn');
+      const orphan = await run('orphan');
+      const conmonPid = Number.parseInt(readFileSync(join(daemon.root, 'containers', orphan, 'bundle', 'conmon.pid'), 'utf8'), 10);
+      process.kill(conmonPid, 'SIGKILL');
+
+      const trace = await traceExecs(daemon.pid);
+      const windows: CallWindow[] = [];
+      let execs;
+      try {
+        windows.push({ label: 'stubborn', start: Date.now() });
+        const t0 = Date.now();
+        await c.runtime('StopContainer', { containerId: stubborn, timeout: 1 }, 60_000);
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
+        await sleep(150);
+        windows.push({ label: 'orphan', start: Date.now() });
+        await c.runtime('StopContainer', { containerId: orphan, timeout: 0 }, 60_000);
+        await sleep(150);
+        windows.push({ label: 'end', start: Date.now() });
+      } finally {
+        execs = await trace.stop();
+      }
+      const spawned = Object.fromEntries([...execsPerCall(execs, windows)].map(([label, list]) => [label, list.map(execName).filter((n) => !WORKLOAD.has(n)).sort()]));
+      expect(spawned).toEqual({ stubborn: ['runc delete', 'runc kill', 'runc kill'], orphan: ['runc delete', 'runc kill'], end: [] });
+
+      const stubbornStatus = (await c.runtime('ContainerStatus', { containerId: stubborn })).status as CriMessage;
+      expect(stubbornStatus).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 137, reason: 'Error' });
+      // Nobody recorded the orphan's exit status: the state says so.
+      const orphanStatus = (await c.runtime('ContainerStatus', { containerId: orphan })).status as CriMessage;
+      expect(orphanStatus).toMatchObject({ state: 'CONTAINER_EXITED', reason: 'Unknown' });
+      for (const id of [stubborn, orphan]) await c.runtime('RemoveContainer', { containerId: id });
+      for (const id of [stubborn, orphan]) expect(existsSync(join(daemon.state, 'runc', id))).toBe(false);
+    } finally {
+      await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+      await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+    }
+  }, 120_000);
 });
