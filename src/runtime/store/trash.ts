@@ -1,16 +1,16 @@
 // Removing a directory tree in one step: it is renamed into <root>/trash (one
 // rename(2): the path is gone at once, and atomically, so no reader or crash
-// sees it half deleted), then deleted from there with synchronous calls, up to
-// a budget of entries (a container's record dir and a usual rw layer hold a few
-// dozen: microseconds each); a larger tree is finished in the background, one
-// call at a time. Node's recursive rm costs a thread-pool round trip per entry
-// and issues them all at once, which made removing a container several
-// milliseconds even for a handful of files (more on a busy node, where each
-// round trip waits for two thread wake-ups), and slowed the calls that followed.
-// What a process killed meanwhile leaves in the trash is garbage by
+// sees it half deleted) and deleted from there in the background. Node's
+// recursive rm costs a thread-pool round trip per entry, which made removing a
+// container (its record dir, its rw layer) several milliseconds per call even
+// for a handful of files, and then more for the calls that followed, whose own
+// file system work queued behind it. Deleting inline with synchronous calls was
+// no better: on a busy disk an unlink waits for the journal, and the event loop
+// with it. containerd, too, deletes removed snapshots later (its garbage
+// collector). What a process killed meanwhile leaves in the trash is garbage by
 // construction: the next engine open deletes it.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, readdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { access, lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { mkdirPrivate } from './private-dirs.js';
@@ -22,40 +22,6 @@ let queued = 0;
 function deleteLater(path: string): void {
   queued++;
   queue = queue.then(() => removeTree(path).catch(() => undefined)).finally(() => void queued--);
-}
-
-/** Entries deleted synchronously per discard before the rest goes to the background. */
-export const SYNC_BUDGET = 256;
-
-/**
- * Deletes `path` synchronously while `budget.left` lasts; false when it ran out (something is left).
- * Entries that cannot be deleted are skipped (they stay for the background pass, which ignores them).
- */
-function removeTreeSync(path: string, budget: { left: number }): boolean {
-  if (budget.left-- <= 0) return false;
-  let dir: boolean;
-  try {
-    dir = lstatSync(path).isDirectory();
-  } catch {
-    return true;
-  }
-  try {
-    if (!dir) {
-      unlinkSync(path);
-      return true;
-    }
-    let complete = true;
-    for (const name of readdirSync(path)) {
-      if (!removeTreeSync(join(path, name), budget)) {
-        complete = false;
-        break;
-      }
-    }
-    if (complete) rmdirSync(path);
-    return complete;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -75,9 +41,8 @@ async function removeTree(path: string): Promise<void> {
 }
 
 /**
- * Moves `path` into `trashDir` (made by `makeTrash`, on the same file system) and deletes it, what
- * exceeds the synchronous budget in the background; no-op when `path` does not exist. What rename
- * cannot move is deleted in place.
+ * Moves `path` into `trashDir` (made by `makeTrash`, on the same file system) and deletes it in the
+ * background; no-op when `path` does not exist. What rename cannot move is deleted in place.
  */
 export async function discard(trashDir: string, path: string): Promise<void> {
   const target = join(trashDir, `${basename(path)}-${randomBytes(6).toString('hex')}`);
@@ -90,7 +55,7 @@ export async function discard(trashDir: string, path: string): Promise<void> {
     await rm(path, { recursive: true, force: true });
     return;
   }
-  if (!removeTreeSync(target, { left: SYNC_BUDGET })) deleteLater(target);
+  deleteLater(target);
 }
 
 export async function makeTrash(trashDir: string): Promise<void> {
