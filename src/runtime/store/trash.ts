@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { access, lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { mkdirPrivate } from './private-dirs.js';
 
 /** The background deletions of this process, one after the other (settles when all are done). */
@@ -45,7 +45,8 @@ async function removeTree(path: string): Promise<void> {
  * background; no-op when `path` does not exist. What rename cannot move is deleted in place.
  */
 export async function discard(trashDir: string, path: string): Promise<void> {
-  const target = join(trashDir, `${basename(path)}-${randomBytes(6).toString('hex')}`);
+  // Anonymous, as containerd's numbered snapshot dirs: what waits in the trash belongs to nobody.
+  const target = join(trashDir, randomBytes(12).toString('hex'));
   try {
     // One metadata syscall: synchronous costs less than a thread-pool round trip.
     renameSync(path, target);
