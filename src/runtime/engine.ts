@@ -39,6 +39,7 @@ import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { creatorAlive, type Creator } from './recovery/creator.js';
 import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
 import { releaseOrphanPins } from './recovery/orphan-pins.js';
+import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointUnavailable } from './oci/criu.js';
 
@@ -134,6 +135,7 @@ export class Engine implements RuntimeApi, ImageApi {
     await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
     await reclaimOrphanNames(this.ctx).catch((e) => this.ctx.warn(`recovery of names: ${(e as Error).message}`));
     await removeStaleTempFiles(this.ctx).catch((e) => this.ctx.warn(`recovery of temp files: ${(e as Error).message}`));
+    await emptyTrash(join(this.ctx.options.root, 'trash'));
   }
 
   /**
@@ -168,6 +170,7 @@ export class Engine implements RuntimeApi, ImageApi {
   async close(): Promise<void> {
     await this.ctx.nri?.stop();
     await this.ctx.images.close();
+    await drainTrash();
   }
 
   // ---- RuntimeService ----

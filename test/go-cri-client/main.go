@@ -101,6 +101,10 @@ func dial() (*grpc.ClientConn, error) {
 	return grpc.DialContext(ctx, target, append(opts, grpc.WithBlock())...)
 }
 
+func msSince(t0 time.Time) float64 {
+	return float64(time.Since(t0).Microseconds()) / 1000
+}
+
 func rpcCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), *timeout)
 }
@@ -1077,7 +1081,7 @@ func benchFloor(o floorOpts) {
 
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go-cri-client [global flags] version|status|pull|image-status|remove-image|run-pod|run-container|run-pod-container|list|container-status|exec-sync|exec|exec-burst|attach|port-forward|stop-remove|run|lifecycle|teardown|floor [flags] [-- argv]")
+		fmt.Fprintln(os.Stderr, "usage: go-cri-client [global flags] version|status|pull|image-status|remove-image|run-pod|run-container|run-pod-container|list|container-status|exec-sync|exec|exec-burst|attach|port-forward|stop-remove|create-container|start-container|stop-container|remove-container|run|lifecycle|teardown|floor [flags] [-- argv]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -1116,6 +1120,7 @@ func main() {
 		cniBin    = fs.String("cni-bin", "/usr/lib/cni", "floor: CNI plugin dir")
 		pauseFS   = fs.String("pause-rootfs", "", "floor: rootfs of the pause container (/pause)")
 		rootfs    = fs.String("rootfs", "", "floor: rootfs of the container (busybox)")
+		stopTO    = fs.Int64("stop-timeout", 0, "stop-container: seconds before SIGKILL")
 	)
 	check(fs.Parse(flag.Args()[1:]), "flags")
 	argv := fs.Args()
@@ -1186,6 +1191,31 @@ func main() {
 		podID := runPod(rt, *name, *label)
 		ctrID := runContainer(rt, podID, podConfigOf(rt, podID), *name, *image, *stdin, *tty, argv)
 		printJSON(map[string]string{"podId": podID, "containerId": ctrID})
+	// One lifecycle RPC each, its own latency as "ms" (dial and process start left out).
+	case "create-container":
+		cfg := podConfigOf(rt, *pod)
+		t0 := time.Now()
+		res, err := rt.CreateContainer(ctx, &runtimeapi.CreateContainerRequest{PodSandboxId: *pod, SandboxConfig: cfg, Config: &runtimeapi.ContainerConfig{
+			Metadata: &runtimeapi.ContainerMetadata{Name: *name}, Image: &runtimeapi.ImageSpec{Image: *image}, Command: argv,
+			Labels: cfg.Labels, Linux: &runtimeapi.LinuxContainerConfig{},
+		}})
+		check(err, "CreateContainer")
+		printJSON(map[string]any{"containerId": res.ContainerId, "ms": msSince(t0)})
+	case "start-container":
+		t0 := time.Now()
+		_, err := rt.StartContainer(ctx, &runtimeapi.StartContainerRequest{ContainerId: *id})
+		check(err, "StartContainer")
+		printJSON(map[string]any{"ms": msSince(t0)})
+	case "stop-container":
+		t0 := time.Now()
+		_, err := rt.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: *id, Timeout: *stopTO})
+		check(err, "StopContainer")
+		printJSON(map[string]any{"ms": msSince(t0)})
+	case "remove-container":
+		t0 := time.Now()
+		_, err := rt.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: *id})
+		check(err, "RemoveContainer")
+		printJSON(map[string]any{"ms": msSince(t0)})
 	case "list":
 		var filter map[string]string
 		if *label != "" {
@@ -1205,10 +1235,12 @@ func main() {
 		}
 		printJSON(out)
 	case "container-status":
+		t0 := time.Now()
 		res, err := rt.ContainerStatus(ctx, &runtimeapi.ContainerStatusRequest{ContainerId: *id})
 		check(err, "ContainerStatus")
+		ms := msSince(t0)
 		s := res.Status
-		printJSON(map[string]any{"state": s.State.String(), "exitCode": s.ExitCode, "image": s.Image.GetImage(), "imageRef": s.ImageRef, "createdAt": strconv.FormatInt(s.CreatedAt, 10)})
+		printJSON(map[string]any{"state": s.State.String(), "exitCode": s.ExitCode, "image": s.Image.GetImage(), "imageRef": s.ImageRef, "createdAt": strconv.FormatInt(s.CreatedAt, 10), "ms": ms})
 	case "exec-sync":
 		res, err := rt.ExecSync(ctx, &runtimeapi.ExecSyncRequest{ContainerId: *id, Cmd: argv, Timeout: *execTO})
 		check(err, "ExecSync")

@@ -173,6 +173,8 @@ describe('a kubelet-shaped pod lifecycle against isulats daemon over gRPC', () =
     expect((await rt('ListContainers', {})).containers).toEqual([]);
     const all = [podId, ...Object.values(ids)];
     const named = new Set(all);
+    // Removed trees leave through <root>/trash, deleted in the background: wait until it is empty.
+    await waitFor(async () => (await readdir(join(daemon.root, 'trash')).catch(() => [] as string[])).length === 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the trash emptied' });
     const files: string[] = [];
     for (const dir of [daemon.root, daemon.state]) {
       for (const path of await readdir(dir, { recursive: true })) if (all.some((id) => path.includes(id.slice(0, 12)))) files.push(join(dir, path));

@@ -40,6 +40,8 @@ export interface IsulatsDaemonOptions {
   nodeArgs?: string[];
   /** Extra environment of the daemon process. */
   env?: Record<string, string>;
+  /** Another build's `bin/isulats` (a before/after bench): the `bin` launcher runs it instead of this repo's. */
+  binPath?: string;
 }
 
 export interface IsulatsDaemon {
@@ -113,7 +115,7 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
   const start = async (startOpts: { nonReapingParent?: boolean } = {}): Promise<void> => {
     const argv = launcher === 'source'
       ? [await sourceBundle(), '--config-file', paths.configPath]
-      : [join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath];
+      : [opts.binPath ?? join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath];
     const command = [process.execPath, ...(opts.nodeArgs ?? []), ...argv];
     const childPidFile = join(dir, 'd.child.pid');
     await rm(childPidFile, { force: true });

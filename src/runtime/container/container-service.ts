@@ -1,7 +1,8 @@
 // Container RPCs. A container's process runs under conmon, so it survives
 // the engine process; its exit is observed from conmon's exit file and
 // written back to the record on the next read (refresh).
-import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
@@ -13,7 +14,7 @@ import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
 import type { OciProcess, OciRuntime, OciState } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
-import { matchLabels, pidAlive } from '../sandbox/sandbox-service.js';
+import { matchLabels } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
@@ -24,6 +25,7 @@ import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
+import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -257,9 +259,9 @@ export class ContainerService {
     const exit = await this.oci(record).exitInfo(record.id, record.bundle);
     if (!exit) {
       // conmon gone without an exit file (killed): the container cannot be reached any more.
-      const conmonPid = Number.parseInt(await readFile(join(record.bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
-      if (conmonPid > 0 && (await pidAlive(conmonPid))) return record;
-      if (record.pid > 0 && (await pidAlive(record.pid))) return record;
+      const conmonPid = readPidFile(join(record.bundle, 'conmon.pid'));
+      if (conmonPid > 0 && processRuns(conmonPid)) return record;
+      if (record.pid > 0 && processRuns(record.pid)) return record;
     }
     let exited = false;
     const next = await this.ctx.containers.update(record.id, (current) => {
@@ -287,27 +289,49 @@ export class ContainerService {
     return {};
   }
 
+  /**
+   * Stops the container and deletes it from the runtime (as containerd deletes the task on exit):
+   * `runc kill`, the wait on conmon's exit file, `runc delete`. RemoveContainer then spawns nothing.
+   */
   async stopById(id: string, timeoutSec: number): Promise<void> {
     const record = await this.refresh(await this.ctx.containers.mustGet(id));
     if (record.state === 'CONTAINER_EXITED') return;
     if (record.state === 'CONTAINER_CREATED') {
       // Never started: record it as exited. Only a StartContainer killed midway leaves a created
-      // init (blocked on runc's exec fifo) to kill first.
-      if (await this.runcState(record)) {
-        await this.oci(record).kill(id, 'KILL').catch(() => undefined);
-        await this.waitExit(id, 5_000);
+      // init (blocked on runc's exec fifo): `runc delete --force` kills it and deletes the container.
+      if (await this.oci(record).known(id)) {
+        await this.oci(record).delete(id, true);
+        await this.waitExit(record, 5_000);
       }
       const exited = await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
       return;
     }
+    let exited = false;
     if (timeoutSec > 0) {
       await this.oci(record).kill(id, record.stopSignal || 'SIGTERM');
-      if (await this.waitExit(id, timeoutSec * 1000)) return this.markStopped(id);
+      exited = await this.waitExit(record, timeoutSec * 1000);
     }
-    await this.oci(record).kill(id, 'KILL', true);
-    if (!(await this.waitExit(id, 10_000))) throw new IsulatsError('deadline-exceeded', `container ${id} did not exit after SIGKILL`);
+    if (!exited) {
+      await this.oci(record).kill(id, 'KILL', true);
+      if (!(await this.waitExit(record, 10_000))) throw new IsulatsError('deadline-exceeded', `container ${id} did not exit after SIGKILL`);
+    }
     await this.markStopped(id);
+    await this.releaseStopped(record);
+  }
+
+  /**
+   * What a stopped container no longer needs, released as containerd's task delete does at exit:
+   * the runtime's container (`runc delete`) and the rootfs mount (its unmount syncs the upper file
+   * system, the costliest step of a removal). The container has stopped either way: a failure is
+   * left to RemoveContainer, which does both again.
+   */
+  private async releaseStopped(record: ContainerRecord): Promise<void> {
+    const warn = (what: string) => (error: Error) => this.ctx.warn(`container ${record.id}: ${what} after stop failed: ${error.message}`);
+    await Promise.all([
+      this.oci(record).delete(record.id, true).catch(warn('runtime delete')),
+      this.ctx.snapshots.unmount(record.id).catch(warn('rootfs unmount')),
+    ]);
   }
 
   /** Records the exit (refresh emits the STOPPED event). */
@@ -315,21 +339,14 @@ export class ContainerService {
     await this.refresh(await this.ctx.containers.mustGet(id));
   }
 
-  /** True once conmon recorded the exit (or the process is gone). */
-  private async waitExit(id: string, ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    const record = await this.ctx.containers.mustGet(id);
-    for (;;) {
-      if (await this.oci(record).exitInfo(id, record.bundle)) return true;
-      const state = await this.oci(record).state(id).catch(() => undefined);
-      if (!state || state.status === 'stopped') {
-        // conmon writes the exit file just after reaping; give it a moment.
-        for (let i = 0; i < 20 && !(await this.oci(record).exitInfo(id, record.bundle)); i++) await sleep(50);
-        return true;
-      }
-      if (Date.now() >= deadline) return false;
-      await sleep(50);
-    }
+  /** True once conmon recorded the exit (or conmon and the container's init are both gone). */
+  private async waitExit(record: ContainerRecord, ms: number): Promise<boolean> {
+    const oci = this.oci(record);
+    return waitForExit({
+      recorded: async () => !!(await oci.exitInfo(record.id, record.bundle)),
+      monitorAlive: () => monitorAlive(record.bundle),
+      initAlive: () => containerProcessAlive(record.pid, record.id),
+    }, ms);
   }
 
   async remove(req: cri.RemoveContainerRequestIn): Promise<cri.RemoveContainerResponse> {
@@ -379,8 +396,11 @@ export class ContainerService {
 
   /** Undoes a CreateContainer whose process died midway (recovery at open). */
   async cleanupAbandoned(record: ContainerRecord): Promise<void> {
-    await this.oci(record).kill(record.id, 'KILL', true).catch(() => undefined);
-    await this.oci(record).delete(record.id, true).catch(() => undefined);
+    // runc only knows a container from StartContainer on: an abandoned CreateContainer spawns nothing here.
+    if (await this.oci(record).known(record.id)) {
+      await this.oci(record).kill(record.id, 'KILL', true).catch(() => undefined);
+      await this.oci(record).delete(record.id, true).catch(() => undefined);
+    }
     await this.oci(record).release(record.id).catch(() => undefined);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
@@ -456,7 +476,7 @@ export class ContainerService {
     await this.oci(record).attach(record.id, record.bundle, io);
     // The attach socket closes when the process ends, a moment before conmon writes
     // the exit file: wait for it (bounded; a client that detached leaves it running).
-    await this.waitExit(record.id, 2_000);
+    await this.waitExit(record, 2_000);
     return (await this.refresh(await this.ctx.containers.mustGet(record.id))).exitCode;
   }
 
@@ -613,7 +633,7 @@ export class ContainerService {
     if (record.state === 'CONTAINER_RUNNING') await this.stopById(record.id, timeoutSec);
     await this.ctx.containers.withLock(record.id, async () => {
       const r = await this.ctx.containers.mustGet(record.id);
-      await this.oci(r).delete(r.id, true);
+      if (await this.oci(r).known(r.id)) await this.oci(r).delete(r.id, true);
       await this.ctx.snapshots.mount(r.id);
       const pid = await this.launch(r);
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
@@ -621,19 +641,12 @@ export class ContainerService {
   }
 }
 
-/**
- * Whether the conmon named by the bundle's conmon.pid still runs: a zombie counts as gone, and so
- * does a process that reused the PID (its command line does not name the bundle).
- */
-async function monitorAlive(bundle: string): Promise<boolean> {
-  const pid = Number.parseInt(await readFile(join(bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
-  if (!(pid > 0) || !(await pidAlive(pid))) return false;
-  const argv = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  return argv.split('\0').includes(bundle);
-}
-
 async function removeExitFile(exitDir: string, id: string): Promise<void> {
-  await rm(join(exitDir, id), { force: true });
+  try {
+    unlinkSync(join(exitDir, id));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** Reads a file of the image only when it is a regular file (a symlink could point at the host's). */

@@ -4,7 +4,8 @@
 // other CLI processes. Past a size the file is rotated to `<file>.1` (one
 // generation kept), so a long-lived node's state dir does not grow without
 // bound; a reader that sees the rotation first finishes the old generation.
-import { appendFile, open, rename, stat } from 'node:fs/promises';
+import { appendFileSync, statSync } from 'node:fs';
+import { open, rename, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 
@@ -29,8 +30,14 @@ export class EventLog {
   ) {}
 
   async append(event: ContainerEvent): Promise<void> {
-    await appendFile(this.file, `${JSON.stringify(event)}\n`, { mode: 0o600 }).catch(() => undefined);
-    const size = await stat(this.file).then((s) => s.size, () => 0);
+    // One small O_APPEND write (and a stat): synchronous, cheaper than thread-pool round trips.
+    let size = 0;
+    try {
+      appendFileSync(this.file, `${JSON.stringify(event)}\n`, { mode: 0o600 });
+      size = statSync(this.file).size;
+    } catch {
+      // the event log is best effort
+    }
     // Two writers may both rotate: the second renames a nearly empty file, losing at most the
     // lines a reader had not yet seen of the first generation's last moments.
     if (size > this.maxBytes) await rename(this.file, `${this.file}.1`).catch(() => undefined);

@@ -5,8 +5,8 @@
 // outlive the CLI process that created them. The pause container runs under
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
-import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
@@ -103,7 +103,18 @@ export class RuncConmonRuntime implements OciRuntime {
     return { pid: Number.parseInt((await readFile(pidFile, 'utf8')).trim(), 10) };
   }
 
-  private async runcPath(): Promise<string> {
+  /** conmon wants an absolute path: looked up on PATH once (a failed lookup is tried again next time). */
+  private runcPath(): Promise<string> {
+    this.resolvedRunc ??= this.lookUpRunc().catch((error: unknown) => {
+      this.resolvedRunc = undefined;
+      throw error;
+    });
+    return this.resolvedRunc;
+  }
+
+  private resolvedRunc?: Promise<string>;
+
+  private async lookUpRunc(): Promise<string> {
     if (this.runc.startsWith('/')) return this.runc;
     for (const dir of (process.env.PATH ?? '/usr/sbin:/usr/bin').split(':')) {
       const candidate = join(dir, this.runc);
@@ -113,7 +124,8 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async known(id: string): Promise<boolean> {
-    return access(join(this.opts.runcRoot, id)).then(() => true, () => false);
+    // Small metadata reads here and below are synchronous: each is cheaper than a thread-pool round trip.
+    return existsSync(join(this.opts.runcRoot, id));
   }
 
   async start(id: string): Promise<void> {
@@ -268,13 +280,13 @@ export class RuncConmonRuntime implements OciRuntime {
     let text: string;
     let mtimeNs: bigint;
     try {
-      text = await readFile(file, 'utf8');
-      mtimeNs = (await stat(file, { bigint: true })).mtimeNs;
+      text = readFileSync(file, 'utf8');
+      mtimeNs = statSync(file, { bigint: true }).mtimeNs;
     } catch {
       return undefined;
     }
     const code = Number.parseInt(text.trim(), 10);
-    const oomKilled = await stat(join(bundle, 'persist', 'oom')).then(() => true, () => false);
+    const oomKilled = existsSync(join(bundle, 'persist', 'oom'));
     return { exitCode: Number.isNaN(code) ? 255 : code, finishedAt: mtimeNs.toString(), oomKilled };
   }
 
@@ -285,7 +297,11 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async release(id: string): Promise<void> {
     // conmon links <socket dir>/<id> to the bundle and never removes the link.
-    await rm(join(this.opts.socketDir, id), { force: true });
+    try {
+      unlinkSync(join(this.opts.socketDir, id));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
 
   async sweep(): Promise<void> {

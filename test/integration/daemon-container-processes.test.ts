@@ -1,0 +1,192 @@
+// The processes each container call spawns in `isulats daemon`, grandchildren included, counted
+// with strace on real runc and conmon: StartContainer is conmon, `runc create` (and its
+// `runc init`) and `runc start`; StopContainer is one `runc kill` and one `runc delete` (the
+// wait for the exit reads conmon's exit file: no `runc state` polls); RemoveContainer of a
+// stopped container spawns nothing, and of one that exited by itself only `runc delete`.
+// containerd 1.6 spends 6 processes per StopContainer (3 runc kill, 2 runc delete, a shim delete).
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-client.js';
+import { execName, execsPerCall, traceExecs, type CallWindow } from '../rig/exec-trace.js';
+import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
+import { rigEnv } from '../rig/rig-env.js';
+import { waitFor } from '../rig/wait.js';
+
+let daemon: IsulatsDaemon;
+let c: RawCriClient;
+let busybox: string;
+
+/** What the containers themselves run (busybox applets re-execute /proc/self/exe): not the engine's. */
+const WORKLOAD = new Set(['sh', 'sleep', 'true']);
+/** Exits 0 on SIGTERM (`wait` is interruptible; a bare `sleep` as PID 1 ignores SIGTERM). */
+const GRACEFUL = ['sh', '-c', "trap 'exit 0' TERM; sleep 3600 & wait"];
+/** Ignores SIGTERM (only SIGKILL ends it). */
+const IGNORES_SIGTERM = ['sh', '-c', "trap '' TERM; sleep 3600 & wait"];
+
+beforeAll(async () => {
+  const env = rigEnv();
+  busybox = env.ISULATS_TEST_BUSYBOX;
+  daemon = await startIsulatsDaemon({ podSandboxImage: env.ISULATS_TEST_PAUSE });
+  c = openCriClient(daemon.endpoint);
+  await c.image('PullImage', { image: { image: busybox } }, 120_000);
+}, 120_000);
+
+afterAll(async () => {
+  c?.close();
+  await daemon?.cleanup();
+});
+
+describe('processes per container call (isulats daemon, runc, conmon)', () => {
+  it('spawns only conmon and runc create/start at start, runc kill + delete at stop, nothing more at remove', async () => {
+    const uid = randomUUID();
+    const sandboxConfig: CriMessage = {
+      metadata: { name: `procs-${uid}`, uid, namespace: `procs-ns-${uid.slice(0, 8)}`, attempt: 0 },
+      logDirectory: join(daemon.dir, 'logs', uid),
+      labels: { 'io.kubernetes.pod.name': `procs-${uid}`, 'io.kubernetes.pod.uid': uid },
+      linux: {},
+    };
+    const { podSandboxId } = await c.runtime('RunPodSandbox', { config: sandboxConfig }, 60_000);
+    const container = (name: string, command: string[]): CriMessage => ({
+      metadata: { name: `${name}-${randomUUID()}`, attempt: 0 },
+      image: { image: busybox },
+      command,
+      logPath: `${name}/0.log`,
+      labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.uid': uid },
+      linux: {},
+    });
+    const windows: CallWindow[] = [];
+    const call = async (label: string, method: string, request: CriMessage): Promise<CriMessage> => {
+      // A pause between calls, so that what a daemon does just after answering still counts for its call.
+      await sleep(150);
+      windows.push({ label, start: Date.now() });
+      return c.runtime(method, request, 60_000);
+    };
+    const create = async (label: string, config: CriMessage) => (await call(label, 'CreateContainer', { podSandboxId, sandboxConfig, config })).containerId as string;
+    const status = async (id: string) => (await c.runtime('ContainerStatus', { containerId: id })).status as CriMessage;
+
+    const trace = await traceExecs(daemon.pid);
+    let execs;
+    const ids: Record<string, string> = {};
+    try {
+      ids.graceful = await create('CreateContainer', container('graceful', GRACEFUL));
+      await call('StartContainer', 'StartContainer', { containerId: ids.graceful });
+      await call('ContainerStatus', 'ContainerStatus', { containerId: ids.graceful });
+      await call('ListContainers', 'ListContainers', {});
+      await call('ContainerStats', 'ContainerStats', { containerId: ids.graceful });
+      await call('ExecSync', 'ExecSync', { containerId: ids.graceful, cmd: ['true'], timeout: 10 });
+      await call('StopContainer (SIGTERM)', 'StopContainer', { containerId: ids.graceful, timeout: 10 });
+      await call('RemoveContainer (stopped)', 'RemoveContainer', { containerId: ids.graceful });
+
+      ids.killed = await create('CreateContainer (2)', container('killed', ['sleep', '3600']));
+      await call('StartContainer (2)', 'StartContainer', { containerId: ids.killed });
+      await call('StopContainer (timeout 0)', 'StopContainer', { containerId: ids.killed, timeout: 0 });
+      const killed = await status(ids.killed);
+      await call('RemoveContainer (2, stopped)', 'RemoveContainer', { containerId: ids.killed });
+
+      ids.exits = await create('CreateContainer (3)', container('exits', ['sh', '-c', 'exit 3']));
+      await call('StartContainer (3)', 'StartContainer', { containerId: ids.exits });
+      windows.push({ label: 'ContainerStatus (until exited)', start: Date.now() });
+      const exited = await waitFor(async () => {
+        const s = await status(ids.exits!);
+        return s.state === 'CONTAINER_EXITED' && s;
+      }, { timeoutMs: 10_000, intervalMs: 50, what: 'container exiting by itself' });
+      await call('RemoveContainer (exited by itself)', 'RemoveContainer', { containerId: ids.exits });
+
+      ids.running = await create('CreateContainer (4)', container('running', ['sleep', '3600']));
+      await call('StartContainer (4)', 'StartContainer', { containerId: ids.running });
+      await call('RemoveContainer (running)', 'RemoveContainer', { containerId: ids.running });
+      await sleep(300);
+      windows.push({ label: 'end', start: Date.now() });
+
+      expect(killed.exitCode).toBe(137);
+      expect(exited.exitCode).toBe(3);
+      expect(exited.reason).toBe('Error');
+      expect(BigInt(exited.finishedAt)).toBeGreaterThan(BigInt(exited.startedAt));
+    } finally {
+      execs = await trace.stop();
+      await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+      await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+    }
+
+    const spawned = Object.fromEntries([...execsPerCall(execs, windows)].map(([label, list]) => [
+      label,
+      list.map(execName).filter((n) => !WORKLOAD.has(n)).sort(),
+    ]));
+    const start = ['conmon', 'runc create', 'runc init', 'runc start'].sort();
+    const stop = ['runc delete', 'runc kill'];
+    expect(spawned).toEqual({
+      CreateContainer: [],
+      StartContainer: start,
+      ContainerStatus: [],
+      ListContainers: [],
+      ContainerStats: [],
+      ExecSync: ['runc exec', 'runc init'],
+      'StopContainer (SIGTERM)': stop,
+      'RemoveContainer (stopped)': [],
+      'CreateContainer (2)': [],
+      'StartContainer (2)': start,
+      'StopContainer (timeout 0)': stop,
+      'RemoveContainer (2, stopped)': [],
+      'CreateContainer (3)': [],
+      'StartContainer (3)': start,
+      'ContainerStatus (until exited)': [],
+      'RemoveContainer (exited by itself)': ['runc delete'],
+      'CreateContainer (4)': [],
+      'StartContainer (4)': start,
+      'RemoveContainer (running)': stop,
+      end: [],
+    });
+    // Nothing of them is left in runc's state dir.
+    for (const id of Object.values(ids)) expect(existsSync(join(daemon.state, 'runc', id))).toBe(false);
+  }, 180_000);
+
+  it('escalates to SIGKILL after the timeout (runc kill twice, runc delete) and stops a container whose conmon was killed', async () => {
+    const uid = randomUUID();
+    const sandboxConfig: CriMessage = { metadata: { name: `procs-kill-${uid}`, uid, namespace: 'procs-kill', attempt: 0 }, linux: {} };
+    const { podSandboxId } = await c.runtime('RunPodSandbox', { config: sandboxConfig }, 60_000);
+    const run = async (name: string): Promise<string> => {
+      const { containerId } = await c.runtime('CreateContainer', { podSandboxId, sandboxConfig, config: { metadata: { name: `${name}-${uid}` }, image: { image: busybox }, command: IGNORES_SIGTERM, linux: {} } });
+      await c.runtime('StartContainer', { containerId }, 60_000);
+      return containerId;
+    };
+    try {
+      const stubborn = await run('stubborn');
+      const orphan = await run('orphan');
+      const conmonPid = Number.parseInt(readFileSync(join(daemon.root, 'containers', orphan, 'bundle', 'conmon.pid'), 'utf8'), 10);
+      process.kill(conmonPid, 'SIGKILL');
+
+      const trace = await traceExecs(daemon.pid);
+      const windows: CallWindow[] = [];
+      let execs;
+      try {
+        windows.push({ label: 'stubborn', start: Date.now() });
+        const t0 = Date.now();
+        await c.runtime('StopContainer', { containerId: stubborn, timeout: 1 }, 60_000);
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
+        await sleep(150);
+        windows.push({ label: 'orphan', start: Date.now() });
+        await c.runtime('StopContainer', { containerId: orphan, timeout: 0 }, 60_000);
+        await sleep(150);
+        windows.push({ label: 'end', start: Date.now() });
+      } finally {
+        execs = await trace.stop();
+      }
+      const spawned = Object.fromEntries([...execsPerCall(execs, windows)].map(([label, list]) => [label, list.map(execName).filter((n) => !WORKLOAD.has(n)).sort()]));
+      expect(spawned).toEqual({ stubborn: ['runc delete', 'runc kill', 'runc kill'], orphan: ['runc delete', 'runc kill'], end: [] });
+
+      const stubbornStatus = (await c.runtime('ContainerStatus', { containerId: stubborn })).status as CriMessage;
+      expect(stubbornStatus).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 137, reason: 'Error' });
+      // Nobody recorded the orphan's exit status: the state says so.
+      const orphanStatus = (await c.runtime('ContainerStatus', { containerId: orphan })).status as CriMessage;
+      expect(orphanStatus).toMatchObject({ state: 'CONTAINER_EXITED', reason: 'Unknown' });
+      for (const id of [stubborn, orphan]) await c.runtime('RemoveContainer', { containerId: id });
+      for (const id of [stubborn, orphan]) expect(existsSync(join(daemon.state, 'runc', id))).toBe(false);
+    } finally {
+      await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+      await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+    }
+  }, 120_000);
+});
