@@ -39,6 +39,8 @@ export interface CniOptions {
 export class CniManager {
   readonly confDir: string;
   readonly binDirs: string[];
+  /** process.env copied once: spreading it reads every variable through V8's interceptor, per plugin run. */
+  private baseEnv?: Record<string, string | undefined>;
 
   constructor(private readonly opts: CniOptions) {
     this.confDir = opts.confDir ?? DEFAULT_CNI_CONF_DIR;
@@ -81,8 +83,9 @@ export class CniManager {
     const plugin = list.plugins[index]!;
     const path = await this.pluginPath(plugin.type);
     const cniArgs = Object.entries({ IgnoreUnknown: '1', ...att.args }).map(([k, v]) => `${k}=${v}`).join(';');
+    this.baseEnv ??= { ...process.env };
     const env = {
-      ...process.env,
+      ...this.baseEnv,
       CNI_COMMAND: command,
       CNI_CONTAINERID: att.containerId,
       CNI_NETNS: att.netnsPath,

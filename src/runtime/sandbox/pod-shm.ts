@@ -2,22 +2,31 @@
 // containers, so processes that share the pod's IPC namespace also share
 // POSIX shared memory (as containerd and CRI-O do). Pods on the host IPC
 // namespace use the host's /dev/shm instead.
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { MNT, MS, mount, umount2 } from '../native.js';
-import { mountedPaths } from '../snapshot/overlay-snapshotter.js';
 
 export const HOST_SHM = '/dev/shm';
+
+/**
+ * Whether a tmpfs is mounted at `path`: a fresh tmpfs has a device of its own, unlike the sandbox
+ * dir holding it. Two stats, where reading /proc/self/mountinfo (which grows with every pod's
+ * mounts) cost each of N pods started at once O(N) parsing.
+ */
+export async function shmMounted(path: string): Promise<boolean> {
+  const [here, parent] = await Promise.all([stat(path).catch(() => undefined), stat(dirname(path)).catch(() => undefined)]);
+  return here !== undefined && parent !== undefined && here.dev !== parent.dev;
+}
 
 export async function mountPodShm(sandboxDir: string): Promise<string> {
   const path = join(sandboxDir, 'shm');
   await mkdir(path, { recursive: true, mode: 0o755 });
-  if (!(await mountedPaths()).has(path)) mount('shm', path, 'tmpfs', MS.NOSUID | MS.NODEV | MS.NOEXEC, 'mode=1777,size=65536k');
+  if (!(await shmMounted(path))) mount('shm', path, 'tmpfs', MS.NOSUID | MS.NODEV | MS.NOEXEC, 'mode=1777,size=65536k');
   return path;
 }
 
 /** Idempotent; the host's /dev/shm is never touched. */
 export async function unmountPodShm(path: string | undefined): Promise<void> {
   if (!path || path === HOST_SHM) return;
-  for (let i = 0; i < 4 && (await mountedPaths()).has(path); i++) umount2(path, MNT.DETACH);
+  for (let i = 0; i < 4 && (await shmMounted(path)); i++) umount2(path, MNT.DETACH);
 }

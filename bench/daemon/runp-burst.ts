@@ -1,0 +1,82 @@
+// A quicker go-bench for one question: N pods at once (the Go client's `run`) on isulats daemon
+// variants of V8/libuv settings, optionally containerd, and the floor (runc), interleaved; wall
+// time, daemon CPU and per-call medians. Variants: default (the daemon's own re-exec flags),
+// nolite (those without --lite-mode), noreexec (Node's defaults), semi<MB> (another
+// --max-semi-space-size), uv<N> (UV_THREADPOOL_SIZE). --prof DIR: a --cpu-prof per variant.
+//   node bench/daemon/run.mjs --burst --n 50,10 --iterations 2 --variants default,nolite --containerd [--no-floor] [--prof DIR]
+import { join } from 'node:path';
+import { startContainerd } from '../../test/rig/containerd.js';
+import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
+import { runBenchWithRig } from '../bench-rig.js';
+import { prepareFloor } from './floor.js';
+import { goClient, type RunOutput } from './go-client.js';
+import { cpuMs, median } from './proc-stats.js';
+
+const opt = (name: string, dflt: string): string => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] ?? dflt : dflt;
+};
+const NS = opt('--n', '50').split(',').map(Number);
+const ITER = Number(opt('--iterations', '2'));
+const VARIANTS = opt('--variants', 'default').split(',');
+const PROF = opt('--prof', '');
+const withFloor = !process.argv.includes('--no-floor');
+
+const variantOpts = (v: string): { nodeArgs?: string[]; env?: Record<string, string> } => {
+  const prof = PROF ? ['--cpu-prof', '--cpu-prof-dir', join(PROF, v)] : [];
+  const trace: Record<string, string> = {};
+  if (v === 'nolite') return { nodeArgs: ['--max-semi-space-size=1', '--optimize-for-size', '--v8-pool-size=1', ...prof], env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2', ...trace } };
+  if (v === 'noreexec') return { nodeArgs: prof, env: { ISULATS_DAEMON_REEXEC: '0', ...trace } };
+  if (v.startsWith('semi')) return { nodeArgs: [`--max-semi-space-size=${v.slice(4)}`, '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1', ...prof], env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2', ...trace } };
+  if (v.startsWith('uv')) return { nodeArgs: prof, env: { UV_THREADPOOL_SIZE: v.slice(2), ...trace } };
+  return { nodeArgs: prof, env: trace };
+};
+
+runBenchWithRig(async (rig) => {
+  const { images, dir } = rig;
+  const daemons = new Map<string, { endpoint: string; pid: number }>();
+  if (process.argv.includes('--containerd')) {
+    const c = (rig.containerd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [rig.registry.host] }));
+    daemons.set('containerd', c);
+    for (const image of [images.busybox, images.pause]) await goClient(['pull', '-image', image], { endpoint: c.endpoint });
+  }
+  for (const v of VARIANTS) {
+    const d: IsulatsDaemon = await startIsulatsDaemon({ podSandboxImage: images.pause, ...variantOpts(v) });
+    rig.daemons.push(d);
+    daemons.set(v, d);
+    for (const image of [images.busybox, images.pause]) await goClient(['pull', '-image', image], { endpoint: d.endpoint });
+  }
+  const floor = await prepareFloor(join(dir, 'floor'));
+  const logRoot = join(dir, 'pod-logs');
+  let seq = 0;
+  const results = new Map<string, Array<{ wall: number; calls: Record<string, number>; cpu?: number }>>();
+  const add = (k: string, r: { wall: number; calls: Record<string, number>; cpu?: number }) => results.set(k, [...(results.get(k) ?? []), r]);
+  try {
+    for (const n of NS) {
+      for (let i = 0; i < ITER; i++) {
+        for (const [v, d] of daemons) {
+          const tag = `b${v}${n}x${seq++}`.replace(/\W/g, '');
+          const c0 = await cpuMs(d.pid);
+          const r = await goClient<RunOutput>(['run', '-n', String(n), '-name', 'web-frontend', '-label', tag, '-log-root', logRoot, '-image', images.busybox], { endpoint: d.endpoint });
+          const c1 = await cpuMs(d.pid);
+          for (const [e, c] of Object.entries(r.errors).slice(0, 2)) console.error(`  ${v} N=${n}: ${c}x ${e}`);
+          add(`${v} N=${n}`, { wall: r.wallMs, cpu: c1.self - c0.self, calls: Object.fromEntries(Object.entries(r.calls).map(([k, s]) => [k, s.median])) });
+          console.error(`[bench] ${v} N=${n}: ${r.wallMs.toFixed(0)} ms, cpu ${(c1.self - c0.self).toFixed(0)} ms, ${JSON.stringify(r.calls)}`);
+          await goClient(['teardown', '-label', tag], { endpoint: d.endpoint });
+        }
+        if (withFloor) {
+          const r = await floor.run(n, 'runc', `f${n}x${seq++}`);
+          add(`floor N=${n}`, { wall: r.wallMs, calls: Object.fromEntries(Object.entries(r.calls).map(([k, s]) => [k, s.median])) });
+          console.error(`[bench] floor N=${n}: ${r.wallMs.toFixed(0)} ms ${JSON.stringify(r.calls)}`);
+        }
+      }
+    }
+  } finally {
+    await floor.cleanup();
+  }
+  for (const [k, rs] of results) {
+    const calls = Object.keys(rs[0]!.calls).map((c) => `${c} ${median(rs.map((r) => r.calls[c]!)).toFixed(0)}`).join(', ');
+    const cpu = rs[0]!.cpu === undefined ? '' : `, daemon cpu ${median(rs.map((r) => r.cpu!)).toFixed(0)} ms`;
+    console.log(`${k}: wall ${median(rs.map((r) => r.wall)).toFixed(0)} ms (${rs.map((r) => r.wall.toFixed(0)).join('/')})${cpu}; ${calls}`);
+  }
+});
