@@ -40,6 +40,12 @@ describe('container exit transition', () => {
     expect(next.message).toMatch(/monitor/);
   });
 
+  it('never records a finish before the start (the exit file mtime is a coarse-clock tick behind)', () => {
+    const started = { ...base, startedAt: '1700000000004000000' };
+    const next = exitTransition(started, { exitCode: 0, finishedAt: '1700000000000000000', oomKilled: false }, '1700000000009000000');
+    expect(next.finishedAt).toBe('1700000000004000000');
+  });
+
   it.each(['CONTAINER_CREATED', 'CONTAINER_EXITED'] as const)('leaves a %s container as it is', (state) => {
     const record = { ...base, state };
     expect(exitTransition(record, { exitCode: 1, finishedAt: '9', oomKilled: false }, '100')).toBe(record);

@@ -51,8 +51,20 @@ export function exitTransition(record: ContainerRecord, exit: ObservedExit | und
     ...record,
     state: 'CONTAINER_EXITED',
     exitCode: code,
-    finishedAt: exit?.finishedAt ?? now,
+    finishedAt: notBefore(exit?.finishedAt ?? now, record.startedAt),
     reason: exit?.oomKilled ? 'OOMKilled' : !exit ? 'Unknown' : code === 0 ? 'Completed' : 'Error',
     message: exit ? '' : 'container monitor exited without recording the exit status',
   };
+}
+
+/**
+ * The exit file's mtime comes from the kernel's coarse clock (a tick behind), so a process that
+ * exits within a tick of its start could show a finish before its start: never earlier.
+ */
+function notBefore(finishedAt: string, startedAt: string): string {
+  try {
+    return BigInt(finishedAt) < BigInt(startedAt || '0') ? startedAt : finishedAt;
+  } catch {
+    return finishedAt;
+  }
 }

@@ -179,11 +179,11 @@ export class ContainerService {
       const record = await this.ctx.containers.mustGet(id);
       if (record.state !== 'CONTAINER_CREATED' || record.creating) throw failedPrecondition(`container ${id} is ${record.state}, not CONTAINER_CREATED`);
       runtimeFailpoint('start-before-conmon');
-      let pid: number;
+      let launched: { pid: number; startedAt: string };
       let nriStarted = false;
       try {
         // NRI StartContainer goes between runc create and runc start, as in containerd 1.7.
-        pid = await this.launch(record, async (createdPid) => {
+        launched = await this.launch(record, async (createdPid) => {
           nriStarted = true;
           await this.ctx.nri?.startContainer(id, createdPid);
         });
@@ -195,7 +195,7 @@ export class ContainerService {
         if (nriStarted) await this.ctx.nri?.stopContainer(id);
         throw error;
       }
-      const running: ContainerRecord = { ...record, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs() };
+      const running: ContainerRecord = { ...record, pid: launched.pid, state: 'CONTAINER_RUNNING', startedAt: launched.startedAt };
       await this.ctx.containers.putLocked(running);
       runtimeFailpoint('start-after-record-write');
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs(), status: containerStatusOf(running) });
@@ -209,9 +209,13 @@ export class ContainerService {
    * A runc container a killed StartContainer left created (its conmon still holds it) is started
    * rather than made twice. `beforeStart` runs between the two (the process and cgroup exist).
    */
-  private async launch(r: ContainerRecord, beforeStart?: (pid: number) => Promise<void>): Promise<number> {
+  /**
+   * Runs the container's process; startedAt is taken just before `runc start`, so a process that
+   * exits at once cannot be recorded as finished before it started.
+   */
+  private async launch(r: ContainerRecord, beforeStart?: (pid: number) => Promise<void>): Promise<{ pid: number; startedAt: string }> {
     const left = await this.runcState(r);
-    if (left && left.status !== 'stopped' && left.status !== 'created') return left.pid;
+    if (left && left.status !== 'stopped' && left.status !== 'created') return { pid: left.pid, startedAt: nowNs() };
     let pid: number;
     // Left created without its conmon (killed with the engine): nobody would keep its stdio, log or
     // exit code, so it is deleted below and made afresh under a new monitor.
@@ -234,8 +238,9 @@ export class ContainerService {
     }
     runtimeFailpoint('start-after-conmon');
     await beforeStart?.(pid);
+    const startedAt = nowNs();
     await this.oci(r).start(r.id);
-    return pid;
+    return { pid, startedAt };
   }
 
   /** runc's view of the container, without a process when runc has never heard of it. */
@@ -635,8 +640,8 @@ export class ContainerService {
       const r = await this.ctx.containers.mustGet(record.id);
       if (await this.oci(r).known(r.id)) await this.oci(r).delete(r.id, true);
       await this.ctx.snapshots.mount(r.id);
-      const pid = await this.launch(r);
-      await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt: nowNs(), finishedAt: '0', exitCode: 0, reason: '', message: '' });
+      const { pid, startedAt } = await this.launch(r);
+      await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt, finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
 }
