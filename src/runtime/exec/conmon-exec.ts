@@ -7,7 +7,7 @@
 // pid and, when the process ends, its exit status on _OCI_SYNCPIPE.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { StreamIO } from '../../client/backend.js';
 import { internal } from '../errors.js';
 import type { OciProcess } from '../oci/oci-runtime.js';
@@ -103,16 +103,18 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
   ];
   if (o.io.tty) args.push('-t');
   if (o.io.stdin) args.push('-i');
-  const child = await o.runner.spawn(o.conmon, args, {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    env: { ...process.env, _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
-    detached: true,
-  });
-  child.unref();
-  const pipes = child.stdio as unknown as Array<Readable & Writable>;
-  const sync = new LineReader(pipes[3]!);
-  const start = pipes[4]!;
-  const attachReady = new LineReader(pipes[5]!);
+  // Through the addon when built: no fork of the daemon per exec session (see spawnWithPipes).
+  const { pipes } = await o.runner.spawnWithPipes(
+    {
+      cmd: o.conmon,
+      args,
+      env: { ...process.env, _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
+    },
+    3,
+  );
+  const sync = new LineReader(pipes[0]!);
+  const start = pipes[1]!;
+  const attachReady = new LineReader(pipes[2]!);
   const timeout = o.timeoutMs ?? 30_000;
   try {
     start.write('0');
