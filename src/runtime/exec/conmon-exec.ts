@@ -78,9 +78,19 @@ class LineReader {
   }
 }
 
+/** A session dir under `sessionsDir`, which is made only when missing (not on every exec). */
+async function makeSession(sessionsDir: string): Promise<string> {
+  try {
+    return await mkdtemp(join(sessionsDir, 'x'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
+    return mkdtemp(join(sessionsDir, 'x'));
+  }
+}
+
 export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
-  await mkdir(o.sessionsDir, { recursive: true, mode: 0o700 });
-  const session = await mkdtemp(join(o.sessionsDir, 'x'));
+  const session = await makeSession(o.sessionsDir);
   const sessionId = `${o.containerId.slice(0, 12)}-${session.slice(-6)}`;
   const specFile = join(session, 'process.json');
   await writeFile(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
