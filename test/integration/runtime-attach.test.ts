@@ -134,4 +134,23 @@ describe('runtime: exec with a TTY', () => {
     expect((await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`))).toEqual([]);
     await e.removePodSandbox({ podSandboxId });
   });
+
+  it('leaves no session dir behind when the exec conmon cannot start', async () => {
+    const e = fx.engine;
+    const pod = podConfig('ttyexec-nostart');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const remove = e.ctx.runner.addHook((cmd, args) => {
+      if (args.includes('--exec-attach')) throw new Error('injected conmon start failure');
+    });
+    try {
+      const stdout = new PassThrough();
+      await expect(e.streamInProcess('exec', { containerId, cmd: ['sh'], stdout: true, tty: true }, { stdout, tty: true })).rejects.toThrow('injected conmon start failure');
+    } finally {
+      remove();
+    }
+    expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
+    await e.removePodSandbox({ podSandboxId });
+  });
 });
