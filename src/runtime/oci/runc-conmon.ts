@@ -103,16 +103,8 @@ export class RuncConmonRuntime implements OciRuntime {
     return { pid: Number.parseInt((await readFile(pidFile, 'utf8')).trim(), 10) };
   }
 
-  private resolvedRunc?: string;
-
-  /** The runtime binary's absolute path, looked up on PATH once per handler (not per exec). */
   private async runcPath(): Promise<string> {
     if (this.runc.startsWith('/')) return this.runc;
-    this.resolvedRunc ??= await this.lookUpRunc();
-    return this.resolvedRunc;
-  }
-
-  private async lookUpRunc(): Promise<string> {
     for (const dir of (process.env.PATH ?? '/usr/sbin:/usr/bin').split(':')) {
       const candidate = join(dir, this.runc);
       if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
