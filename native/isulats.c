@@ -725,6 +725,7 @@ struct detached_job {
   char **argv, **envp;
   int with_sync;
   int with_pipes;  // stdin/stdout/stderr on pipes (our ends reported), in our session; else /dev/null, setsid
+  int extra;       // spawnWithPipes: socket pairs on the child's fds 3.. (our ends reported in stdio_fd)
   napi_threadsafe_function tsfn;
   struct detached_msg *spawned, *exited;  // allocated up front: the thread never fails to report
 };
@@ -761,6 +762,18 @@ static void *detached_thread(void *arg) {
   int io[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // the child's stdin, stdout, stderr
   pid_t pid = -1;
   int rc = 0;
+  // spawnWithPipes: one socket pair per extra fd, like child_process's 'pipe'. The child's ends are
+  // moved above the fds they go to first, for dup2 onto 3.. must not clobber one another.
+  int pair[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
+  for (int i = 0; i < job->extra && rc == 0; i++) {
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair[i]) < 0) rc = errno;
+    else if (pair[i][1] < 3 + job->extra) {
+      int moved = fcntl(pair[i][1], F_DUPFD_CLOEXEC, 3 + job->extra);
+      if (moved < 0) rc = errno;
+      close_fd(&pair[i][1]);
+      pair[i][1] = moved;
+    }
+  }
   // O_CLOEXEC as for the sync pipe; dup2 onto 0/1/2 in the child clears it there.
   if (job->with_pipes)
     for (int i = 0; i < 3 && rc == 0; i++)
@@ -790,6 +803,7 @@ static void *detached_thread(void *arg) {
       posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     }
     if (sync[1] >= 0) posix_spawn_file_actions_adddup2(&fa, sync[1], 3);
+    for (int i = 0; i < job->extra; i++) posix_spawn_file_actions_adddup2(&fa, pair[i][1], 3 + i);
     if (job->cwd) posix_spawn_file_actions_addchdir_np(&fa, job->cwd);
     spawn_attr_init(&attr, job->with_pipes ? 0 : POSIX_SPAWN_SETSID);
     struct spawn_target target = {job->file, job->cwd, job->argv, job->envp};
@@ -801,7 +815,9 @@ static void *detached_thread(void *arg) {
   close_fd(&io[0][0]);
   close_fd(&io[1][1]);
   close_fd(&io[2][1]);
+  for (int i = 0; i < 3; i++) close_fd(&pair[i][1]);
   if (rc != 0) {
+    for (int i = 0; i < 3; i++) close_fd(&pair[i][0]);
     close_fd(&sync[0]);
     close_fd(&io[0][1]);
     close_fd(&io[1][0]);
@@ -816,6 +832,7 @@ static void *detached_thread(void *arg) {
   spawned->stdio_fd[0] = io[0][1];
   spawned->stdio_fd[1] = io[1][0];
   spawned->stdio_fd[2] = io[2][0];
+  for (int i = 0; i < job->extra; i++) spawned->stdio_fd[i] = pair[i][0];
   detached_send(tsfn, spawned);
   int status = 0;
   pid_t w;
@@ -877,7 +894,7 @@ static int start_thread(void *(*fn)(void *), void *arg, size_t stack) {
 
 // Starts the thread of a detached or piped spawn; throws only when the arguments are bad or no
 // thread can be made. argv: file, argv, env, cwd|null, then the callback at `cb`.
-static napi_value start_spawn(napi_env env, napi_value *argv, napi_value callback, bool with_sync, bool with_pipes, const char *what) {
+static napi_value start_spawn(napi_env env, napi_value *argv, napi_value callback, bool with_sync, bool with_pipes, int extra, const char *what) {
   struct detached_job *job = calloc(1, sizeof *job);
   if (!job) return throw_errno(env, what, NULL, ENOMEM);
   job->spawned = calloc(1, sizeof *job->spawned);
@@ -896,6 +913,7 @@ static napi_value start_spawn(napi_env env, napi_value *argv, napi_value callbac
   int bad = !job->file || !job->argv || !job->envp || !ok_cwd;
   job->with_sync = with_sync;
   job->with_pipes = with_pipes;
+  job->extra = extra;
   napi_value name;
   napi_create_string_utf8(env, what, NAPI_AUTO_LENGTH, &name);
   if (bad || napi_create_threadsafe_function(env, callback, NULL, name, 0, 1, NULL, NULL, NULL, detached_deliver, &job->tsfn) != napi_ok) {
@@ -918,7 +936,7 @@ static napi_value js_spawn_detached(napi_env env, napi_callback_info info) {
   bool with_sync = false;
   if (!get_args(env, info, 6, argv) || napi_get_value_bool(env, argv[4], &with_sync) != napi_ok)
     return throw_errno(env, "spawnDetached", NULL, EINVAL);
-  return start_spawn(env, argv, argv[5], with_sync, false, "isulats.spawnDetached");
+  return start_spawn(env, argv, argv[5], with_sync, false, 0, "isulats.spawnDetached");
 }
 
 // spawnPiped(file, argv, env, cwd|null, callback): stdin, stdout and stderr on pipes whose other
@@ -926,7 +944,19 @@ static napi_value js_spawn_detached(napi_env env, napi_callback_info info) {
 static napi_value js_spawn_piped(napi_env env, napi_callback_info info) {
   napi_value argv[MAX_ARGS];
   if (!get_args(env, info, 5, argv)) return throw_errno(env, "spawnPiped", NULL, EINVAL);
-  return start_spawn(env, argv, argv[4], false, true, "isulats.spawnPiped");
+  return start_spawn(env, argv, argv[4], false, true, 0, "isulats.spawnPiped");
+}
+
+// spawnWithPipes(file, argv, env, cwd|null, count, callback): like spawnDetached (stdio on /dev/null,
+// a session of its own) with `count` (1 to 3) socket pairs on the child's fds 3.. (conmon's
+// _OCI_SYNCPIPE, _OCI_STARTPIPE, _OCI_ATTACHPIPE of an exec): callback(0, errno, pid, -1, ours3,
+// ours4, ours5) reports our ends, -1 past `count`.
+static napi_value js_spawn_with_pipes(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  int32_t count = 0;
+  if (!get_args(env, info, 6, argv) || napi_get_value_int32(env, argv[4], &count) != napi_ok || count < 1 || count > 3)
+    return throw_errno(env, "spawnWithPipes", NULL, EINVAL);
+  return start_spawn(env, argv, argv[5], false, false, count, "isulats.spawnWithPipes");
 }
 
 //
@@ -1104,6 +1134,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"runProcess", NULL, js_run_process, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnDetached", NULL, js_spawn_detached, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnPiped", NULL, js_spawn_piped, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"spawnWithPipes", NULL, js_spawn_with_pipes, NULL, NULL, NULL, napi_enumerable, NULL},
       {"seqpacketReader", NULL, js_seqpacket_reader, NULL, NULL, NULL, napi_enumerable, NULL},
       {"shutdown", NULL, js_shutdown, NULL, NULL, NULL, napi_enumerable, NULL},
       {"mallocTrim", NULL, js_malloc_trim, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -1,6 +1,6 @@
 // Typed wrappers over the isulats native addon (native/isulats.c): the syscalls
 // Node.js 20 lacks, runProcess (child processes without forking Node, for
-// ProcessRunner.run) and spawnDetached (the same for runc run -d and conmon). Loaded lazily so that commands which never touch the disk
+// ProcessRunner.run) and spawnDetached/spawnPiped/spawnWithPipes (the same for runc run -d, conmon, exec sessions). Loaded lazily so that commands which never touch the disk
 // engine start without it. Build it with `node scripts/build-native.mjs`.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,6 +33,8 @@ interface NativeBinding {
   spawnDetached?(file: string, argv: string[], env: string[], cwd: string | null, withSyncPipe: boolean, callback: SpawnCallback): void;
   /** callback(0, errno, pid, -1, stdinFd, stdoutFd, stderrFd) once, then (when started) callback(1, exitCode, signal). */
   spawnPiped?(file: string, argv: string[], env: string[], cwd: string | null, callback: SpawnCallback): void;
+  /** callback(0, errno, pid, -1, fd3, fd4, fd5) (our ends, -1 past count) once, then (when started) callback(1, exitCode, signal). */
+  spawnWithPipes?(file: string, argv: string[], env: string[], cwd: string | null, count: number, callback: SpawnCallback): void;
   seqpacketReader?(path: string, callback: SeqpacketCallback): void;
   shutdown?(fd: number, how: number): void;
   mallocTrim?(): boolean;
@@ -248,6 +250,26 @@ export function spawnPiped(file: string, argv: string[], env: string[], cwd: str
   const spawn = load().spawnPiped;
   if (!spawn) return Promise.reject(internal('isulats native addon has no spawnPiped: rebuild it with `node scripts/build-native.mjs`'));
   return started((callback) => spawn(file, argv, env, cwd, callback));
+}
+
+/** Whether spawnWithPipes can be used: the addon is built and new enough to have it. */
+export function hasSpawnWithPipes(): boolean {
+  try {
+    return typeof load().spawnWithPipes === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Like spawnDetached (a session of its own, stdio on /dev/null), with `count` (1 to 3) socket
+ * pairs on the child's fds 3, 4, 5: `stdioFds` are our ends (the caller owns them), -1 past
+ * `count`. For conmon's exec handshake pipes without a fork of this process.
+ */
+export function spawnWithPipes(file: string, argv: string[], env: string[], cwd: string | null, count: 1 | 2 | 3): Promise<NativeDetached> {
+  const spawn = load().spawnWithPipes;
+  if (!spawn) return Promise.reject(internal('isulats native addon has no spawnWithPipes: rebuild it with `node scripts/build-native.mjs`'));
+  return started((callback) => spawn(file, argv, env, cwd, count, callback));
 }
 
 function started(start: (callback: SpawnCallback) => void): Promise<NativeDetached> {

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childProcessSpawns, nativeWithPipesEnabled } from '../../src/runtime/oci/process-runner.js';
 import { waitFor } from '../rig/wait.js';
 import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -118,15 +119,38 @@ describe('runtime: exec with a TTY', () => {
     async function* sizes() {
       yield { width: 90, height: 33 };
     }
+    // The exec's conmon starts through the addon (posix_spawn from a thread), not a fork of this process.
+    expect(nativeWithPipesEnabled()).toBe(true);
+    const forksBefore = childProcessSpawns();
     const done = e.streamInProcess('exec', { containerId, cmd: ['sh'], stdin: true, stdout: true, tty: true }, { stdin, stdout, tty: true, resize: sizes() });
     await new Promise((r) => setTimeout(r, 500));
     stdin.write('[ -t 0 ] && echo is-a-tty; stty size; exit 5\n');
     expect(await done).toBe(5);
     expect(out()).toContain('is-a-tty');
     expect(out()).toContain('33 90');
+    expect(childProcessSpawns()).toBe(forksBefore);
     expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
     // conmon's link to the exec session (<state>/sk/<id12>-<session>) went with the session.
     expect((await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`))).toEqual([]);
+    await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('leaves no session dir behind when the exec conmon cannot start', async () => {
+    const e = fx.engine;
+    const pod = podConfig('ttyexec-nostart');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const remove = e.ctx.runner.addHook((cmd, args) => {
+      if (args.includes('--exec-attach')) throw new Error('injected conmon start failure');
+    });
+    try {
+      const stdout = new PassThrough();
+      await expect(e.streamInProcess('exec', { containerId, cmd: ['sh'], stdout: true, tty: true }, { stdout, tty: true })).rejects.toThrow('injected conmon start failure');
+    } finally {
+      remove();
+    }
+    expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
     await e.removePodSandbox({ podSandboxId });
   });
 });

@@ -5,8 +5,8 @@ import { chmod, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRunProcess, hasSpawnDetached } from '../../src/runtime/native.js';
-import { nativeDetachedEnabled, nativeSpawnEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
+import { hasRunProcess, hasSpawnDetached, hasSpawnWithPipes } from '../../src/runtime/native.js';
+import { childProcessSpawns, nativeDetachedEnabled, nativeSpawnEnabled, nativeWithPipesEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
 const PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
@@ -400,4 +400,59 @@ describe.each([
     expect(await openFds()).toBe(fdsBefore);
     expect(await zombies()).toEqual([]);
   }, 120_000);
+});
+
+describe.each([
+  ['native', '1'],
+  ['node', '0'],
+])('ProcessRunner.spawnWithPipes through %s spawning', (path, flag) => {
+  const runner = new ProcessRunner();
+  const tmp = useSpawnPath(flag, 'ist-prp-');
+
+  it('takes the path under test, forking this process only through child_process', async () => {
+    if (path === 'native') expect(hasSpawnWithPipes()).toBe(true);
+    expect(nativeWithPipesEnabled()).toBe(path === 'native');
+    const before = childProcessSpawns();
+    const p = await runner.spawnWithPipes({ cmd: 'true', args: [] }, 1);
+    await p.exited;
+    p.pipes.forEach((s) => s.destroy());
+    expect(childProcessSpawns() - before).toBe(path === 'native' ? 0 : 1);
+  });
+
+  it('connects fds 3, 4 and 5 both ways, in a session of its own with stdio on /dev/null', async () => {
+    // Like conmon's exec handshake: write on 3, read a start byte from 4, write on 5.
+    const script = 'echo sync >&3; read -r go <&4; echo "attach $go $(readlink /proc/$$/fd/0) $(cut -d" " -f6 /proc/$$/stat)" >&5; exit 6';
+    const p = await runner.spawnWithPipes({ cmd: 'sh', args: ['-c', script] }, 3);
+    try {
+      expect(p.pipes).toHaveLength(3);
+      expect(await readUntil(p.pipes[0]!, /\n/)).toBe('sync\n');
+      p.pipes[1]!.write('ok\n');
+      expect(await readUntil(p.pipes[2]!, /\n/)).toBe(`attach ok /dev/null ${p.pid}\n`);
+      expect(await p.exited).toEqual({ code: 6 });
+    } finally {
+      p.pipes.forEach((s) => s.destroy());
+    }
+  });
+
+  it('rejects like spawn when the binary cannot be run, and leaves no fd or zombie', async () => {
+    await settle();
+    const fdsBefore = await openFds();
+    await expect(runner.spawnWithPipes({ cmd: 'isulats-no-such-binary', args: [] }, 3)).rejects.toMatchObject({
+      code: 'ENOENT',
+      message: 'spawn isulats-no-such-binary ENOENT',
+    });
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const p = await runner.spawnWithPipes({ cmd: 'sh', args: ['-c', `echo ${i} >&5`], cwd: tmp.dir }, 3);
+        const text = await readUntil(p.pipes[2]!, /\n/);
+        await p.exited;
+        p.pipes.forEach((s) => s.destroy());
+        return text;
+      }),
+    );
+    runs.forEach((t, i) => expect(t).toBe(`${i}\n`));
+    await settle();
+    expect(await openFds()).toBe(fdsBefore);
+    expect(await zombies()).toEqual([]);
+  }, 60_000);
 });

@@ -6,8 +6,9 @@
 // waits for a second start write (we are attached), then reports the exec
 // pid and, when the process ends, its exit status on _OCI_SYNCPIPE.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { StreamIO } from '../../client/backend.js';
 import { internal } from '../errors.js';
 import type { OciProcess } from '../oci/oci-runtime.js';
@@ -78,12 +79,23 @@ class LineReader {
   }
 }
 
+/** A session dir under `sessionsDir`, which is made only when missing (not on every exec). */
+async function makeSession(sessionsDir: string): Promise<string> {
+  try {
+    return await mkdtemp(join(sessionsDir, 'x'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
+    return mkdtemp(join(sessionsDir, 'x'));
+  }
+}
+
 export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
-  await mkdir(o.sessionsDir, { recursive: true, mode: 0o700 });
-  const session = await mkdtemp(join(o.sessionsDir, 'x'));
+  const session = await makeSession(o.sessionsDir);
   const sessionId = `${o.containerId.slice(0, 12)}-${session.slice(-6)}`;
   const specFile = join(session, 'process.json');
-  await writeFile(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
+  // Written while conmon starts: it reads nothing before our first start write, which waits for it.
+  const specWritten = writeFile(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
   const args = [
     '--api-version', '1',
     '-c', o.containerId,
@@ -103,18 +115,26 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
   ];
   if (o.io.tty) args.push('-t');
   if (o.io.stdin) args.push('-i');
-  const child = await o.runner.spawn(o.conmon, args, {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    env: { ...process.env, _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
-    detached: true,
-  });
-  child.unref();
-  const pipes = child.stdio as unknown as Array<Readable & Writable>;
-  const sync = new LineReader(pipes[3]!);
-  const start = pipes[4]!;
-  const attachReady = new LineReader(pipes[5]!);
   const timeout = o.timeoutMs ?? 30_000;
+  let pipes: Socket[] = [];
   try {
+    // Through the addon when built: no fork of the daemon per exec session (see spawnWithPipes).
+    const spawned = o.runner.spawnWithPipes(
+      {
+        cmd: o.conmon,
+        args,
+        env: { ...process.env, _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
+      },
+      3,
+    );
+    // Both settle before the finally below removes the session dir.
+    const [written, child] = await Promise.allSettled([specWritten, spawned]);
+    if (child.status === 'fulfilled') pipes = child.value.pipes;
+    if (written.status === 'rejected') throw written.reason;
+    if (child.status === 'rejected') throw child.reason;
+    const sync = new LineReader(pipes[0]!);
+    const start = pipes[1]!;
+    const attachReady = new LineReader(pipes[2]!);
     start.write('0');
     const ready = await attachReady.next(timeout);
     if (ready.data < 0) throw internal(`exec failed: ${ready.message ?? 'attach socket setup'}`);

@@ -10,14 +10,25 @@
 // runDetached()/spawnWithSyncPipe() (processes that outlive their start: the pause
 // container's `runc run -d`, conmon) take the addon's spawnDetached the same way.
 // spawnPiped() (exec sessions' runc exec) takes the addon's spawnPiped the same way.
+// spawnWithPipes() (a TTY exec's conmon and its three handshake pipes) takes spawnWithPipes.
 // spawn() (other long-lived processes with streams: relays) stays on child_process.
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { getSystemErrorName } from 'node:util';
-import { hasRunProcess, hasSpawnDetached, hasSpawnPiped, runProcess, spawnDetached, spawnPiped, type NativeExit } from '../native.js';
+import {
+  hasRunProcess,
+  hasSpawnDetached,
+  hasSpawnPiped,
+  hasSpawnWithPipes,
+  runProcess,
+  spawnDetached,
+  spawnPiped,
+  spawnWithPipes,
+  type NativeExit,
+} from '../native.js';
 import { timerDelay } from '../../util/timer-delay.js';
 
 export interface RunRequest {
@@ -71,6 +82,15 @@ export interface PipedProcess {
   stdout: Readable;
   stderr: Readable;
   /** Settles when the process exits; its output may still be unread then. */
+  exited: Promise<ExitResult>;
+}
+
+/** A process started by spawnWithPipes: `pipes[i]` is connected to its fd 3 + i. */
+export interface ExtraPipesProcess {
+  pid: number;
+  /** Duplex ends of the process's fds 3, 4, ...; destroy them when done. */
+  pipes: Socket[];
+  /** Settles when the process itself exits (not what it left running). */
   exited: Promise<ExitResult>;
 }
 
@@ -187,6 +207,45 @@ export class ProcessRunner {
     return { pid: child.pid!, stdin: child.stdin!, stdout: child.stdout!, stderr: child.stderr!, exited };
   }
 
+  /**
+   * Like runDetached, with `count` (1 to 3) pipes to us on the process's fds 3.. (an exec
+   * conmon's sync, start and attach pipes); resolves once it has started. Through the addon's
+   * spawnWithPipes when built: child_process.spawn forks this whole process (tens of MB of page
+   * tables) on the event loop for every exec session.
+   */
+  async spawnWithPipes(req: DetachedRequest, count: 1 | 2 | 3): Promise<ExtraPipesProcess> {
+    for (const hook of this.hooks) await hook(req.cmd, req.args);
+    if (nativeWithPipesEnabled() && nodeWouldAccept(req)) {
+      const child = await spawnWithPipes(req.cmd, [req.cmd, ...req.args], envArray(req.env ?? process.env), req.cwd ?? null, count);
+      if (child.errno) throw spawnError(req, child.errno);
+      const fds = child.stdioFds.slice(0, count);
+      const pipes: Socket[] = [];
+      try {
+        // libuv opens a socket fd as a stream handle (uv_pipe_open), non-blocking.
+        for (const fd of fds) pipes.push(new Socket({ fd, readable: true, writable: true }));
+      } catch (e) {
+        for (const p of pipes) p.destroy();
+        for (const fd of fds.slice(pipes.length)) closeSync(fd);
+        throw e;
+      }
+      return { pid: child.pid, pipes, exited: child.exited.then(exitResult) };
+    }
+    const extra = Array.from({ length: count }, () => 'pipe' as const);
+    const child = spawn(req.cmd, req.args, {
+      env: req.env ?? process.env,
+      cwd: req.cwd,
+      stdio: ['ignore', 'ignore', 'ignore', ...extra],
+      detached: true,
+    });
+    child.unref();
+    const exited = new Promise<ExitResult>((resolve) => child.once('exit', (code, signal) => resolve(nodeExit(code, signal))));
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    return { pid: child.pid!, pipes: child.stdio.slice(3) as unknown as Socket[], exited };
+  }
+
   /** Like run, but a non-zero exit throws an Error carrying stderr. */
   async check(req: RunRequest): Promise<RunResult> {
     const result = await this.run(req);
@@ -220,6 +279,27 @@ export function nativePipedEnabled(): boolean {
 }
 
 let nativeDetachedBuilt: boolean | undefined;
+
+let forks = 0;
+
+/** child_process.spawn, counted: each one forks this whole process (see childProcessSpawns). */
+function spawn(cmd: string, args: string[], options: SpawnOptions): ChildProcess {
+  forks++;
+  return nodeSpawn(cmd, args, options);
+}
+
+/** How many processes this process has started through child_process (a fork of it each). */
+export function childProcessSpawns(): number {
+  return forks;
+}
+
+let nativeWithPipesBuilt: boolean | undefined;
+/** Whether spawnWithPipes takes the native path: the addon has it and ISULATS_NATIVE_SPAWN is not 0. */
+export function nativeWithPipesEnabled(): boolean {
+  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
+  nativeWithPipesBuilt ??= hasSpawnWithPipes();
+  return nativeWithPipesBuilt;
+}
 
 /** Whether runDetached/spawnWithSyncPipe take the native path: the addon has spawnDetached and ISULATS_NATIVE_SPAWN is not 0. */
 export function nativeDetachedEnabled(): boolean {
