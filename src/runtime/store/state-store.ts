@@ -41,7 +41,9 @@ export class StateStore<T extends StoredObject> {
   }
 
   private metaPath(id: string): string {
-    return join(this.dir, id, 'meta.json');
+    // Concatenation, not path.join: IDs are 64 hex digits (nothing to normalise), and join's
+    // normalisation, interpreted under the daemon's --lite-mode, cost a tenth of a 50-pod list.
+    return `${this.dir}/${id}/meta.json`;
   }
 
   /** Runs fn while holding the object's exclusive lock. */
