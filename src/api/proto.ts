@@ -152,7 +152,7 @@ export function serviceDefinition(descriptor: DescriptorName, fullName: string):
   for (const [name, m] of Object.entries<any>(svc.methods)) {
     const reqName = qualify(json, pkgPath, m.requestType);
     const resName = qualify(json, pkgPath, m.responseType);
-    let codecs: { rq: Codec; rs: Codec } | undefined;
+    let codecs: { rq: Codec; rs: Codec; rsType: Type } | undefined;
     const get = () => (codecs ??= methodCodecs(descriptor, reqName, resName));
     out[name] = {
       path: `/${fullName}/${name}`,
@@ -162,6 +162,8 @@ export function serviceDefinition(descriptor: DescriptorName, fullName: string):
       requestDeserialize: (buf: Buffer) => get().rq.deserialize(buf),
       responseSerialize: (obj: object) => get().rs.serialize(obj),
       responseDeserialize: (buf: Buffer) => get().rs.deserialize(buf),
+      /** The response's protobufjs Type (for a server's own response encoder). */
+      responseMessageType: () => get().rsType,
       originalName: name.charAt(0).toLowerCase() + name.slice(1),
       requestType: { type: { name: reqName.split('.').pop() } },
       responseType: { type: { name: resName.split('.').pop() } },
@@ -176,7 +178,7 @@ function qualify(json: Record<string, any>, scope: string[], ref: string): strin
   return p.join('.');
 }
 
-function methodCodecs(descriptor: DescriptorName, reqName: string, resName: string): { rq: Codec; rs: Codec } {
+function methodCodecs(descriptor: DescriptorName, reqName: string, resName: string): { rq: Codec; rs: Codec; rsType: Type } {
   const pb = protobufSync;
   if (!pb) throw new Error('protobufjs not loaded: call preloadProtobuf() first');
   const root = pb.Root.fromJSON(descriptorSubset(readDescriptor(descriptor), [reqName, resName]));
@@ -184,7 +186,8 @@ function methodCodecs(descriptor: DescriptorName, reqName: string, resName: stri
     serialize: (obj) => Buffer.from(type.encode(type.fromObject(obj as Record<string, unknown>)).finish()),
     deserialize: (buf) => type.toObject(type.decode(buf), CONVERSION_OPTIONS),
   });
-  return { rq: codec(root.lookupType(reqName)), rs: codec(root.lookupType(resName)) };
+  const rsType = root.lookupType(resName);
+  return { rq: codec(root.lookupType(reqName)), rs: codec(rsType), rsType };
 }
 
 /** Loads protobufjs so that serializers can run synchronously; loadCriServices awaits it. */

@@ -14,6 +14,8 @@ import type { Logger } from './logger.js';
 import { findUnknownEnum } from './enum-check.js';
 import { validateRequest } from './validate.js';
 import { logCall } from './call-log.js';
+import { cachingEncoder, type CachingEncoder } from './response-encoder.js';
+import type { Type } from 'protobufjs';
 
 /** containerd's limit; grpc-js's own default (4 MiB) is too small for big ListContainers answers. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -49,6 +51,8 @@ interface MethodDef {
   originalName?: string;
   requestType?: { type?: { name?: string } };
   responseType?: { type?: { name?: string } };
+  responseSerialize?: (obj: object) => Buffer;
+  responseMessageType?: () => Type;
 }
 
 /** Unary RPCs the backend serves, by proto name; anything else answers UNIMPLEMENTED. */
@@ -103,7 +107,7 @@ export async function addCriServices(server: grpc.Server, opts: CriServiceOption
     const services = await loadCriServices(version);
     for (const name of ['RuntimeService', 'ImageService'] as const) {
       const definition = services[name].service as unknown as Record<string, MethodDef>;
-      server.addService(services[name].service, handlersFor(name, version, definition, opts, streams));
+      server.addService(withCachedEncoders(definition) as grpc.ServiceDefinition, handlersFor(name, version, definition, opts, streams));
     }
   }
   return {
@@ -112,6 +116,20 @@ export async function addCriServices(server: grpc.Server, opts: CriServiceOption
       for (const end of [...streams]) end();
     },
   };
+}
+
+/** The read RPCs kubelet repeats (PLEG relist, probes, image checks): answers from cachingEncoder. */
+const REPEATED_READS = new Set(['Version', 'Status', 'ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'ImageStatus', 'ListImages']);
+
+function withCachedEncoders(definition: Record<string, MethodDef>): Record<string, MethodDef> {
+  const out: Record<string, MethodDef> = { ...definition };
+  for (const rpc of REPEATED_READS) {
+    const def = definition[rpc];
+    if (!def?.responseMessageType || def.responseStream) continue;
+    let encode: CachingEncoder | undefined;
+    out[rpc] = { ...def, responseSerialize: (obj: object) => (encode ??= cachingEncoder(def.responseMessageType!()))(obj) };
+  }
+  return out;
 }
 
 function handlersFor(

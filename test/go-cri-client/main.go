@@ -580,6 +580,45 @@ type benchOpts struct {
 
 // benchRun starts n pods with one container each at once, one goroutine per pod on one
 // connection (as kubelet's pod workers), and prints wall time, per-call medians and per-pod records.
+// benchRepeat times k calls of one read RPC on one connection, one after the other (as kubelet's
+// PLEG relist and probes make them), and prints each call's time and their median: the per-RPC cost
+// without a process start or a dial in it.
+func benchRepeat(rt runtimeapi.RuntimeServiceClient, img runtimeapi.ImageServiceClient, rpc string, k int, pod, id, image string) {
+	calls := map[string]func(ctx context.Context) error{
+		"Version":          func(ctx context.Context) error { _, err := rt.Version(ctx, &runtimeapi.VersionRequest{}); return err },
+		"Status":           func(ctx context.Context) error { _, err := rt.Status(ctx, &runtimeapi.StatusRequest{}); return err },
+		"ListPodSandbox":   func(ctx context.Context) error { _, err := rt.ListPodSandbox(ctx, &runtimeapi.ListPodSandboxRequest{}); return err },
+		"ListContainers":   func(ctx context.Context) error { _, err := rt.ListContainers(ctx, &runtimeapi.ListContainersRequest{}); return err },
+		"PodSandboxStatus": func(ctx context.Context) error { _, err := rt.PodSandboxStatus(ctx, &runtimeapi.PodSandboxStatusRequest{PodSandboxId: pod}); return err },
+		"ContainerStatus":  func(ctx context.Context) error { _, err := rt.ContainerStatus(ctx, &runtimeapi.ContainerStatusRequest{ContainerId: id}); return err },
+		"ImageStatus": func(ctx context.Context) error {
+			_, err := img.ImageStatus(ctx, &runtimeapi.ImageStatusRequest{Image: &runtimeapi.ImageSpec{Image: image}})
+			return err
+		},
+		"ListImages": func(ctx context.Context) error { _, err := img.ListImages(ctx, &runtimeapi.ListImagesRequest{}); return err },
+	}
+	call, ok := calls[rpc]
+	if !ok {
+		fail("repeat: unknown -rpc %q", rpc)
+	}
+	ms := make([]float64, 0, k)
+	for i := 0; i < k; i++ {
+		ctx, cancel := rpcCtx()
+		t0 := time.Now()
+		err := call(ctx)
+		ms = append(ms, msSince(t0))
+		cancel()
+		check(err, rpc)
+	}
+	sorted := append([]float64(nil), ms...)
+	sort.Float64s(sorted)
+	median := sorted[len(sorted)/2]
+	if len(sorted)%2 == 0 {
+		median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	}
+	printJSON(map[string]any{"rpc": rpc, "k": k, "medianMs": median, "ms": ms})
+}
+
 func benchRun(rt runtimeapi.RuntimeServiceClient, o benchOpts) {
 	recs := make([]podRecord, o.n)
 	var wg sync.WaitGroup
@@ -1110,7 +1149,8 @@ func main() {
 		expect    = fs.String("expect", "", "exec-burst: the stdout each session must give")
 		handler   = fs.String("handler", "", "run, lifecycle: the pods' runtime handler (empty: the runtime's default)")
 		logRoot   = fs.String("log-root", "", "run, lifecycle: kubelet's pod log root (each pod gets <root>/<ns>_<name>_<uid>); empty: no log directory")
-		iters     = fs.Int("k", 5, "lifecycle: iterations")
+		iters     = fs.Int("k", 5, "lifecycle: iterations; repeat: calls")
+		rpcName   = fs.String("rpc", "ContainerStatus", "repeat: the read RPC to time (Version, Status, ListPodSandbox, ListContainers, PodSandboxStatus, ContainerStatus, ImageStatus, ListImages)")
 		gap       = fs.Duration("gap", 0, "lifecycle: pause after each call; floor: between bringing pods up and down (to tell calls apart in a trace)")
 		pull      = fs.Bool("pull", false, "lifecycle: after each pod, RemoveImage (untimed) then PullImage of -image (timed)")
 		rtPath    = fs.String("runtime", "runc", "floor: OCI runtime binary")
@@ -1147,6 +1187,9 @@ func main() {
 		return
 	case "teardown":
 		benchTeardown(rt, *label)
+		return
+	case "repeat":
+		benchRepeat(rt, img, *rpcName, *iters, *pod, *id, *image)
 		return
 	}
 	ctx, cancel := rpcCtx()

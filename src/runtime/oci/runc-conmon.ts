@@ -276,7 +276,7 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async exitInfo(id: string, bundle: string): Promise<ExitInfo | undefined> {
-    const file = join(this.opts.exitDir, id);
+    const file = `${this.opts.exitDir}/${id}`; // every list refreshes each running container: no path.join
     let text: string;
     let mtimeNs: bigint;
     try {

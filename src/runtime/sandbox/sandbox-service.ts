@@ -1,8 +1,8 @@
 // Pod sandbox RPCs. RunPodSandbox is a list of named steps; each acquisition
 // registers its undo, run in reverse when a later step fails. Stop and remove
 // are idempotent: a missing sandbox or an already released resource is success.
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
 import { failedPrecondition, invalidArgument, internal, isKind } from '../errors.js';
@@ -499,7 +499,8 @@ export function matchLabels(labels: Record<string, string> | undefined, selector
 
 export async function pidAlive(pid: number): Promise<boolean> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Synchronous, as a record read: /proc answers from memory, an async read costs thread-pool round trips.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const s = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
     return s !== 'Z' && s !== 'X';
   } catch {

@@ -4,7 +4,7 @@
 // written atomically, so
 // several CLI processes and a daemon can share one root; only work on the same
 // object is serialised. Listing reads the records (never parses names).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, notFound } from '../errors.js';
@@ -41,7 +41,9 @@ export class StateStore<T extends StoredObject> {
   }
 
   private metaPath(id: string): string {
-    return join(this.dir, id, 'meta.json');
+    // Concatenation, not path.join: IDs are 64 hex digits (nothing to normalise), and join's
+    // normalisation, interpreted under the daemon's --lite-mode, cost a tenth of a 50-pod list.
+    return `${this.dir}/${id}/meta.json`;
   }
 
   /** Runs fn while holding the object's exclusive lock. */
@@ -120,7 +122,8 @@ export class StateStore<T extends StoredObject> {
 
   /** Full ID for a unique prefix (as crictl and isula accept); undefined when none. */
   async resolve(idOrPrefix: string): Promise<string | undefined> {
-    if (ID_PATTERN.test(idOrPrefix)) return (await this.get(idOrPrefix)) ? idOrPrefix : undefined;
+    // A full ID needs only the record's presence: its caller reads it next (mustGet), no need to parse it twice.
+    if (ID_PATTERN.test(idOrPrefix)) return existsSync(this.metaPath(idOrPrefix)) ? idOrPrefix : undefined;
     if (!/^[0-9a-f]{1,63}$/.test(idOrPrefix)) return undefined;
     const hits = (await this.ids()).filter((id) => id.startsWith(idOrPrefix));
     if (hits.length > 1) throw alreadyExists(`ID prefix "${idOrPrefix}" is ambiguous`);

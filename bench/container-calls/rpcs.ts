@@ -1,0 +1,104 @@
+// Median latency of the read RPCs kubelet makes every second (PLEG relist) and on every probe,
+// isulats daemon against containerd 1.6, with 1, 10 and 50 pods present (each with one running
+// container), through the Go CRI client's `repeat` mode: K calls of one RPC on one connection,
+// each timed by the client (no process start or dial in the figures). Rounds alternate which
+// daemon goes first.
+// Usage: node bench/container-calls/run.mjs --rpcs [ROUNDS]   (default 5 rounds of 20 calls; needs root)
+//   BENCH_BASELINE=DIR: also another checkout's daemon (DIR/bin/isulats, built), e.g. main before a change.
+//   BENCH_NO_LITE=1: also this daemon without --lite-mode (its other Node flags and MALLOC_ARENA_MAX kept),
+//   and without --lite-mode but with --no-opt (ICs and the baseline compiler, no optimizing compiler).
+import { writeFlagsWrapper } from './flags-wrapper.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startContainerd } from '../../test/rig/containerd.js';
+import { openCriClient } from '../../test/rig/cri-client.js';
+import { goToolPath, runGoCriClient } from '../../test/rig/go-tools.js';
+import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
+import { DAEMON_NODE_FLAGS } from '../../src/daemon/process-tuning.js';
+import { runBenchWithRig } from '../bench-rig.js';
+
+const rounds = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '5');
+const K = 20;
+const RPCS = ['Version', 'Status', 'ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'ImageStatus', 'ListImages'] as const;
+const POD_COUNTS = [1, 10, 50];
+
+const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+runBenchWithRig(async (rig) => {
+  const bin = goToolPath('go-cri-client');
+  const targets: Array<{ name: string; endpoint: string; pod: string; ctr: string; pid: () => number }> = [];
+  const daemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause });
+  rig.daemons.push(daemon);
+  targets.push({ name: 'isulats', endpoint: daemon.endpoint, pod: '', ctr: '', pid: () => daemon.pid });
+  const containerd = (rig.containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] }));
+  targets.push({ name: 'containerd', endpoint: containerd.endpoint, pod: '', ctr: '', pid: () => containerd.pid });
+  if (process.env.BENCH_BASELINE) {
+    const baseline = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, binPath: join(process.env.BENCH_BASELINE, 'bin/isulats') });
+    rig.daemons.push(baseline);
+    targets.push({ name: 'baseline', endpoint: baseline.endpoint, pod: '', ctr: '', pid: () => baseline.pid });
+  }
+  if (process.env.BENCH_NO_LITE === '1') {
+    // The daemon's own flags minus --lite-mode (and --no-expose-wasm, which only lite mode needs),
+    // given on node's command line (the re-exec is off); once more without the optimizing compiler.
+    const flags = DAEMON_NODE_FLAGS.filter((f) => f !== '--lite-mode' && f !== '--no-expose-wasm');
+    for (const [name, extra] of [['no lite-mode', []], ['no lite, no opt', ['--no-opt']]] as const) {
+      const wrapper = writeFlagsWrapper(join(rig.dir, `isulats-${name.replace(/\W+/g, '-')}.cjs`), [...flags, ...extra]);
+      const d = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, binPath: wrapper, env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2' } });
+      rig.daemons.push(d);
+      targets.push({ name, endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
+    }
+  }
+  const go = async (endpoint: string, args: string[]): Promise<Record<string, any>> => {
+    const r = await runGoCriClient(bin, ['-endpoint', endpoint, ...args], { timeoutMs: 600_000 });
+    if (r.code !== 0) throw new Error(`go-cri-client ${args[0]}: ${r.stderr.trim()}`);
+    return JSON.parse(r.stdout) as Record<string, any>;
+  };
+  for (const t of targets) {
+    const cri = openCriClient(t.endpoint);
+    await cri.image('PullImage', { image: { image: rig.images.busybox } }, 120_000);
+    cri.close();
+    const out = await go(t.endpoint, ['run-pod-container', '-name', `rpcs-${t.name.replace(/\W+/g, '-')}`, '-label', 'rpcs', '-image', rig.images.busybox, '--', 'sleep', '3600']);
+    t.pod = out.podId;
+    t.ctr = out.containerId;
+  }
+  const times = new Map<string, number[]>();
+  let present = 1;
+  for (const pods of POD_COUNTS) {
+    for (const t of targets) {
+      if (pods > present) await go(t.endpoint, ['run', '-n', String(pods - present), '-name', `rpcs-${pods}`, '-label', 'rpcs', '-image', rig.images.busybox]);
+    }
+    present = pods;
+    for (let round = 0; round < rounds; round++) {
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+      for (const rpc of RPCS) {
+        for (const t of order) {
+          const out = await go(t.endpoint, ['repeat', '-rpc', rpc, '-k', String(K), '-pod', t.pod, '-id', t.ctr, '-image', rig.images.busybox]);
+          const key = `${pods}|${rpc}|${t.name}`;
+          times.set(key, [...(times.get(key) ?? []), ...(out.ms as number[])]);
+        }
+      }
+    }
+  }
+  const rss = new Map(targets.map((t) => [t.name, rssKiB(t.pid())]));
+  for (const t of targets) await go(t.endpoint, ['teardown', '-label', 'rpcs']);
+  console.log(`median ms per RPC, ${rounds} interleaved rounds of ${K} calls on one connection, Go CRI client (grpc-go, k8s.io/cri-api)`);
+  const others = targets.filter((t) => t.name !== 'containerd');
+  console.log(`| pods | call | containerd 1.6 | ${others.map((t) => `${t.name} | ratio`).join(' | ')} |`);
+  console.log(`| --- | --- | --- | ${others.map(() => '--- | ---').join(' | ')} |`);
+  for (const pods of POD_COUNTS) {
+    for (const rpc of RPCS) {
+      const ref = median(times.get(`${pods}|${rpc}|containerd`)!);
+      const cells = others.map((t) => {
+        const m = median(times.get(`${pods}|${rpc}|${t.name}`)!);
+        return `${m.toFixed(2)} | ${(m / ref).toFixed(2)}`;
+      });
+      console.log(`| ${pods} | ${rpc} | ${ref.toFixed(2)} | ${cells.join(' | ')} |`);
+    }
+  }
+  console.log(`RSS after the calls, ${POD_COUNTS.at(-1)} pods: ${targets.map((t) => `${t.name} ${Math.round(rss.get(t.name)! / 1024)} MiB`).join(', ')}`);
+});
