@@ -52,15 +52,18 @@ export class EventLog {
       let chunk = '';
       if (current.ino !== 0 && now.ino !== current.ino) {
         // Rotated since the last poll: the rest of the old generation first, then the new file.
-        chunk += await readFrom(`${this.file}.1`, current.offset, current.ino);
+        chunk += (await readFrom(`${this.file}.1`, current.offset, current.ino)).text;
         current = { ino: now.ino, offset: 0 };
       } else if (current.ino === 0) {
         current.ino = now.ino;
       }
       if (now.size < current.offset) current.offset = 0;
       if (now.size > current.offset) {
-        chunk += await readFrom(this.file, current.offset);
-        current.offset = now.size;
+        // Only what was read counts as read: rotated away between the stat and the open, the
+        // bytes are read from `.1` at the next poll.
+        const read = await readFrom(this.file, current.offset, current.ino);
+        chunk += read.text;
+        current.offset = read.end;
       }
       if (chunk) {
         partial += chunk;
@@ -80,16 +83,20 @@ export class EventLog {
   }
 }
 
-/** The file's bytes from `offset` to its end ('' when absent, or when it is not the inode expected). */
-async function readFrom(path: string, offset: number, ino?: number): Promise<string> {
+/**
+ * The file's bytes from `offset` to its end, and the offset reached ('' and `offset` when absent,
+ * or when it is not the inode expected).
+ */
+async function readFrom(path: string, offset: number, ino: number): Promise<{ text: string; end: number }> {
+  const nothing = { text: '', end: offset };
   const handle = await open(path, 'r').catch(() => undefined);
-  if (!handle) return '';
+  if (!handle) return nothing;
   try {
     const st = await handle.stat();
-    if ((ino !== undefined && st.ino !== ino) || st.size <= offset) return '';
+    if (st.ino !== ino || st.size <= offset) return nothing;
     const buf = Buffer.alloc(st.size - offset);
-    await handle.read(buf, 0, buf.length, offset);
-    return buf.toString();
+    const { bytesRead } = await handle.read(buf, 0, buf.length, offset);
+    return { text: buf.subarray(0, bytesRead).toString(), end: offset + bytesRead };
   } finally {
     await handle.close();
   }
