@@ -2,6 +2,9 @@
 // containers (one stopped gracefully on SIGTERM, one stopped with timeout 0, one that exits by
 // itself and is removed without a stop), each call's start time kept.
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RawCriClient } from '../../test/rig/cri-client.js';
 import type { CallWindow } from '../../test/rig/exec-trace.js';
@@ -14,7 +17,7 @@ export function podConfig(tag: string): Record<string, unknown> {
   return {
     metadata: { name: `bench-${tag}-${uid.slice(0, 8)}`, uid, namespace: 'default', attempt: 0 },
     hostname: `bench-${tag}`,
-    logDirectory: `/tmp/ist-bench-logs/${uid}`,
+    logDirectory: join(tmpdir(), `ist-bench-logs-${uid}`),
     labels: { 'io.kubernetes.pod.name': `bench-${tag}`, 'io.kubernetes.pod.uid': uid },
     linux: {},
   };
@@ -71,6 +74,8 @@ export async function containerCalls(cri: RawCriClient, image: string, tag: stri
 
   await call('StopPodSandbox', () => cri.runtime('StopPodSandbox', { podSandboxId }, 60_000));
   await call('RemovePodSandbox', () => cri.runtime('RemovePodSandbox', { podSandboxId }, 60_000));
+  // The pod's log directory is the client's, as kubelet's is: removed by us, not the runtime.
+  await rm(sandboxConfig.logDirectory as string, { recursive: true, force: true });
   await sleep(300);
   windows.push({ label: '(after the last call)', start: Date.now() });
   return windows;
