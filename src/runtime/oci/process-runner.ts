@@ -260,25 +260,27 @@ export class ProcessRunner {
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
-let nativeBuilt: boolean | undefined;
-
-/** Whether run() takes the native path: the addon has runProcess and ISULATS_NATIVE_SPAWN is not 0. */
-export function nativeSpawnEnabled(): boolean {
-  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
-  nativeBuilt ??= hasRunProcess();
-  return nativeBuilt;
+/**
+ * A check that the addon has a binding, asked once, and ISULATS_NATIVE_SPAWN=0 read on every call
+ * (tests flip it at run time): the native path is taken only when both allow it.
+ */
+function nativeWhenBuilt(has: () => boolean): () => boolean {
+  let built: boolean | undefined;
+  return () => {
+    if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
+    built ??= has();
+    return built;
+  };
 }
 
-let nativePipedBuilt: boolean | undefined;
-
-/** Whether spawnPiped takes the native path: the addon has spawnPiped and ISULATS_NATIVE_SPAWN is not 0. */
-export function nativePipedEnabled(): boolean {
-  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
-  nativePipedBuilt ??= hasSpawnPiped();
-  return nativePipedBuilt;
-}
-
-let nativeDetachedBuilt: boolean | undefined;
+/** Whether run() takes the native path (the addon's runProcess). */
+export const nativeSpawnEnabled = nativeWhenBuilt(hasRunProcess);
+/** Whether spawnPiped takes the native path (the addon's spawnPiped). */
+export const nativePipedEnabled = nativeWhenBuilt(hasSpawnPiped);
+/** Whether spawnWithPipes takes the native path (the addon's spawnWithPipes). */
+export const nativeWithPipesEnabled = nativeWhenBuilt(hasSpawnWithPipes);
+/** Whether runDetached/spawnWithSyncPipe take the native path (the addon's spawnDetached). */
+export const nativeDetachedEnabled = nativeWhenBuilt(hasSpawnDetached);
 
 let forks = 0;
 
@@ -291,21 +293,6 @@ function spawn(cmd: string, args: string[], options: SpawnOptions): ChildProcess
 /** How many processes this process has started through child_process (a fork of it each). */
 export function childProcessSpawns(): number {
   return forks;
-}
-
-let nativeWithPipesBuilt: boolean | undefined;
-/** Whether spawnWithPipes takes the native path: the addon has it and ISULATS_NATIVE_SPAWN is not 0. */
-export function nativeWithPipesEnabled(): boolean {
-  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
-  nativeWithPipesBuilt ??= hasSpawnWithPipes();
-  return nativeWithPipesBuilt;
-}
-
-/** Whether runDetached/spawnWithSyncPipe take the native path: the addon has spawnDetached and ISULATS_NATIVE_SPAWN is not 0. */
-export function nativeDetachedEnabled(): boolean {
-  if (process.env.ISULATS_NATIVE_SPAWN === '0') return false;
-  nativeDetachedBuilt ??= hasSpawnDetached();
-  return nativeDetachedBuilt;
 }
 
 function useNativeDetached(req: DetachedRequest): boolean {
