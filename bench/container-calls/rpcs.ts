@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { openCriClient } from '../../test/rig/cri-client.js';
-import { goToolPath, runGoCriClient } from '../../test/rig/go-tools.js';
+import { goToolPath } from '../../test/rig/go-tools.js';
+import { goJson } from './go-json.js';
 import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { DAEMON_NODE_FLAGS } from '../../src/daemon/process-tuning.js';
 import { runBenchWithRig } from '../bench-rig.js';
@@ -53,11 +54,7 @@ runBenchWithRig(async (rig) => {
       targets.push({ name, endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
     }
   }
-  const go = async (endpoint: string, args: string[]): Promise<Record<string, any>> => {
-    const r = await runGoCriClient(bin, ['-endpoint', endpoint, ...args], { timeoutMs: 600_000 });
-    if (r.code !== 0) throw new Error(`go-cri-client ${args[0]}: ${r.stderr.trim()}`);
-    return JSON.parse(r.stdout) as Record<string, any>;
-  };
+  const go = (endpoint: string, args: string[]) => goJson(bin, endpoint, args, 600_000);
   for (const t of targets) {
     const cri = openCriClient(t.endpoint);
     await cri.image('PullImage', { image: { image: rig.images.busybox } }, 120_000);

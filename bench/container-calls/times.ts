@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { openCriClient } from '../../test/rig/cri-client.js';
-import { goToolPath, runGoCriClient } from '../../test/rig/go-tools.js';
+import { goToolPath } from '../../test/rig/go-tools.js';
+import { goJson } from './go-json.js';
 import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { runBenchWithRig } from '../bench-rig.js';
 import { GRACEFUL } from './script.js';
@@ -32,11 +33,7 @@ runBenchWithRig(async (rig) => {
     rig.daemons.push(baseline);
     targets.push({ name: 'baseline', endpoint: baseline.endpoint, pod: '' });
   }
-  const go = async (endpoint: string, args: string[]): Promise<Record<string, any>> => {
-    const r = await runGoCriClient(bin, ['-endpoint', endpoint, ...args]);
-    if (r.code !== 0) throw new Error(`go-cri-client ${args[0]}: ${r.stderr.trim()}`);
-    return JSON.parse(r.stdout) as Record<string, any>;
-  };
+  const go = (endpoint: string, args: string[]) => goJson(bin, endpoint, args);
   for (const t of targets) {
     const cri = openCriClient(t.endpoint);
     await cri.image('PullImage', { image: { image: rig.images.busybox } }, 120_000);
