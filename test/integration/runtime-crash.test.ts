@@ -278,6 +278,27 @@ describe('SIGKILL during StartContainer, the monitor killed with the engine', ()
     await expectMonitored(ctr);
     await removeAllAndCheck();
   });
+
+  // runc's state is gone (its dir holds no state.json) and conmon.pid names a PID now taken by
+  // another process: that process is no monitor, so the container is recorded lost, not left CREATED.
+  it('a monitor PID reused by a stranger: recovery records the container lost', async () => {
+    const podFile = await podConfig('monitor-pid-reused');
+    const pod = await ok(['runp', podFile]);
+    const ctr = await ok(['create', pod, LOGGING_CONTAINER(), podFile]);
+    const runcDir = join(dir, 'state', 'runc', ctr);
+    const stranger = startStranger();
+    try {
+      await mkdir(runcDir);
+      await writeFile(join(dir, 'root', 'containers', ctr, 'bundle', 'conmon.pid'), String(stranger.pid));
+      const status = (JSON.parse(await ok(['inspect', '-o', 'json', ctr])) as { status: { state: string; exitCode: number; message: string } }).status;
+      expect({ state: status.state, exitCode: status.exitCode }).toEqual({ state: 'CONTAINER_EXITED', exitCode: 255 });
+      expect(status.message).toContain('container lost');
+    } finally {
+      stranger.stop();
+      await rm(runcDir, { recursive: true, force: true });
+    }
+    await removeAllAndCheck();
+  });
 });
 
 /** The one pod record on disk, with its `creating` mark replaced. */

@@ -3,13 +3,13 @@
 // truth: a started container is recorded RUNNING (its exit, if any, is then
 // read from conmon's exit file as usual); one runc no longer knows, with its
 // monitor gone, is recorded EXITED so it is neither lost nor started twice.
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine-context.js';
 import { nowNs } from '../container/cri-values.js';
 import type { ContainerRecord } from '../container/container-record.js';
 import { containerStatusOf } from '../container/container-status.js';
-import { pidAlive } from '../sandbox/sandbox-service.js';
+import { monitorAlive } from '../container/exit-wait.js';
 
 export async function reconcileCreatedContainers(ctx: EngineContext): Promise<void> {
   for (const r of await ctx.containers.list()) {
@@ -33,8 +33,8 @@ export async function reconcileCreatedContainers(ctx: EngineContext): Promise<vo
         await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs(), status: containerStatusOf(running) });
         return;
       }
-      const conmonPid = Number.parseInt(await readFile(join(current.bundle, 'conmon.pid'), 'utf8').catch(() => '0'), 10);
-      if (conmonPid > 0 && (await pidAlive(conmonPid))) return;
+      // Its conmon, not just its PID: a reused PID (or a zombie) is no monitor.
+      if (await monitorAlive(current.bundle)) return;
       const lost: ContainerRecord = { ...current, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 255, reason: 'Error', message: 'container lost: runc no longer knows it and its monitor is gone' };
       await ctx.containers.putLocked(lost);
       await ctx.events.append({ containerId: r.id, podSandboxId: r.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(lost) });
