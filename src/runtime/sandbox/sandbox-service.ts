@@ -296,12 +296,9 @@ export class SandboxService {
         errors.push(`${what}: ${(error as Error).message}`);
       }
     };
-    if (costly && !record.noInfra) await step('stop pause', async () => {
-      const oci = this.oci(record);
-      const state = await oci.state(record.id);
-      if (state && state.status !== 'stopped') await oci.kill(record.id, 'KILL', true);
-      await oci.delete(record.id, true);
-    });
+    // One `runc delete --force`: it SIGKILLs a live pause, waits for it and deletes it (or deletes a
+    // stopped or created one, or finds none), so no `runc state` or `runc kill` before it.
+    if (costly && !record.noInfra) await step('stop pause', () => this.oci(record).delete(record.id, true));
     runtimeFailpoint(`${op}-after-pause-delete`);
     if (record.netnsPath) {
       if (costly) await step('CNI DEL', () => this.ctx.cni.del(record.id, record.netnsPath!, cniArgs(record)));
