@@ -6,13 +6,22 @@
  *
  *   crun-hybrid [crun's arguments...]
  *
- * enters a mount namespace of its own, detaches the unified hierarchy there
- * and execs the real crun with the same arguments, so crun sees plain cgroup
- * v1. One process, two execs: stdio, environment, arguments, the PID (conmon
- * and the engine wait on it) and the exit status are crun's own. The host's
- * mounts are untouched: the namespace's mounts become slaves first, so the
- * unmount never propagates out while host mounts still propagate in (to the
- * containers crun makes, as without this shim).
+ * enters a mount namespace of its own, covers the unified hierarchy there
+ * with an empty tmpfs and execs the real crun with the same arguments. crun
+ * tells the modes apart by the file system type at /sys/fs/cgroup/unified,
+ * so it sees plain cgroup v1. In that mode it still makes and joins a
+ * "unified" cgroup directory when /sys/fs/cgroup/unified exists: those land
+ * in this tmpfs and vanish with the namespace. (Unmounting instead would
+ * leave them, a directory and a cgroup.procs file per container, in the
+ * host's /sys/fs/cgroup tmpfs under its unified mount, for good; and a
+ * detaching unmount waits for an RCU grace period, a mount does not.)
+ *
+ * One process, two execs: stdio, environment, arguments, the PID (conmon and
+ * the engine wait on it) and the exit status are crun's own. argv[0] becomes
+ * crun's path, as crun reads a handler name from an argv[0] named crun-NAME.
+ * The host's mounts are untouched: the namespace's mounts become slaves
+ * first, so nothing done here propagates out, while host mounts still
+ * propagate in (to the containers crun makes, as without this shim).
  *
  * The real crun: $CRUN_HYBRID_CRUN when set (an absolute path), else CRUN_PATH
  * (compiled in; /usr/bin/crun). On failure before crun runs: one line on
@@ -48,8 +57,9 @@ int main(int argc, char **argv) {
 
   if (unshare(CLONE_NEWNS) != 0) fail(125, "unshare of the mount namespace", "", errno);
   if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) fail(125, "making mounts slaves of the host's", "", errno);
-  /* No unified hierarchy here (EINVAL: not a mount point; ENOENT: no such dir): nothing to hide. */
-  if (umount2(UNIFIED, MNT_DETACH) != 0 && errno != EINVAL && errno != ENOENT) fail(125, "unmounting ", UNIFIED, errno);
+  /* ENOENT: no unified hierarchy (a pure v1 or v2 host), nothing to cover. */
+  if (mount("tmpfs", UNIFIED, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m,mode=755") != 0 && errno != ENOENT)
+    fail(125, "covering ", UNIFIED, errno);
 
   argv[0] = (char *)crun;
   execv(crun, argv);

@@ -1,26 +1,33 @@
 // build/crun-hybrid/crun-hybrid (assets/crun-hybrid): crun on a hybrid cgroup v1 host. It runs its
-// target in a mount namespace of its own without the unified hierarchy, in the caller's process
+// target in a mount namespace of its own where /sys/fs/cgroup/unified is no cgroup2 file system
+// (what crun looks at to tell hybrid from legacy mode), in the caller's process
 // (arguments, stdin, stdout and exit status unchanged, the host's mounts untouched), so a crun
 // call through it costs two execs and no extra process.
-import { readFile, readlink, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, readlink, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExecs } from '../../bench/daemon/exec-trace.js';
+import { populateBusyboxRootfs } from '../rig/busybox-rootfs.js';
 import { CRUN, CRUN_HYBRID, crunForThisHost, hybridCgroupHost } from '../rig/crun-path.js';
 import { run } from '../rig/proc.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
 const UNIFIED = '/sys/fs/cgroup/unified';
 
-const mountedAt = (mountinfo: string, target: string) => mountinfo.split('\n').some((l) => l.split(' ')[4] === target);
+/** The file system type at a path as statfs(2) names it (`stat -f`), or 'none' when it does not exist. */
+async function fsType(path: string): Promise<string> {
+  const r = await run('stat', ['-f', '-c', '%T', path], { check: false });
+  return r.code === 0 ? r.stdout.trim() : 'none';
+}
 
 // Stands in for crun: reports its parent, arguments, mount namespace, whether the unified
-// hierarchy is mounted where it runs, and its stdin, then exits 7.
+// hierarchy's file system type where it runs, and its stdin, then exits 7.
 const FAKE_CRUN = `#!/bin/sh
 echo "ppid=$PPID"
 for a in "$@"; do printf 'arg=[%s]\\n' "$a"; done
 echo "mntns=$(readlink /proc/$$/ns/mnt)"
-if grep -q ' ${UNIFIED} ' /proc/$$/mountinfo; then echo unified=mounted; else echo unified=absent; fi
+echo "unified=$(stat -f -c %T ${UNIFIED} 2>/dev/null || echo none)"
 echo "stdin=$(cat)"
 exit 7
 `;
@@ -40,7 +47,7 @@ describe('crun-hybrid: crun on a hybrid cgroup v1 host', () => {
   });
 
   it('runs its target in the same process, in a mount namespace without the unified hierarchy, passing arguments, stdin and exit status through', async () => {
-    const hostBefore = await readFile('/proc/self/mountinfo', 'utf8');
+    const hostBefore = await fsType(UNIFIED);
     const args = ['--root', '/run/isulats/state/runtimes/crun', '--log-format=json', 'exec', '--process', '/tmp/with space/p.json', '', 'ctr-"q"'];
     const r = await run(CRUN_HYBRID, args, { env: { ...process.env, CRUN_HYBRID_CRUN: fake }, input: 'probe-a1b2c3', check: false });
     expect(r.stderr).toBe('');
@@ -49,12 +56,12 @@ describe('crun-hybrid: crun on a hybrid cgroup v1 host', () => {
     // Its parent is this test process: the shim exec'd the target rather than forking it.
     expect(lines[0]).toBe(`ppid=${process.pid}`);
     expect(lines.filter((l) => l.startsWith('arg='))).toEqual(args.map((a) => `arg=[${a}]`));
-    expect(lines).toContain('unified=absent');
+    expect(lines.find((l) => l.startsWith('unified='))).toMatch(/^unified=(tmpfs|none)$/);
     expect(lines).toContain('stdin=probe-a1b2c3');
     expect(lines).not.toContain(`mntns=${await readlink('/proc/self/ns/mnt')}`);
-    // The host keeps its mounts, the unified hierarchy included where it had one.
-    const hostAfter = await readFile('/proc/self/mountinfo', 'utf8');
-    expect(mountedAt(hostAfter, UNIFIED)).toBe(mountedAt(hostBefore, UNIFIED));
+    // The host keeps its mounts: its unified hierarchy (cgroup2fs on a hybrid host) is still there.
+    if (await hybridCgroupHost()) expect(hostBefore).toBe('cgroup2fs');
+    expect(await fsType(UNIFIED)).toBe(hostBefore);
   });
 
   it('makes a crun call through the handler path two execs (shim, crun) in one process on this host', async () => {
@@ -77,6 +84,36 @@ describe('crun-hybrid: crun on a hybrid cgroup v1 host', () => {
     const direct = await run(CRUN, ['--root', join(dir, 'crun-root'), 'state', 'no-such-container-7d4e9a'], { check: false });
     expect(r.code).toBe(direct.code);
     expect(r.stderr).toBe(direct.stderr);
+  });
+
+  it('runs a container under crun, leaving nothing in the host\'s /sys/fs/cgroup under its unified mount', async () => {
+    // crun in v1 mode makes a "unified" cgroup dir too; had the shim unmounted the unified
+    // hierarchy, it would land in the host's /sys/fs/cgroup tmpfs, hidden under that mount.
+    const bundle = join(dir, 'bundle');
+    await mkdir(join(bundle, 'rootfs'), { recursive: true });
+    await populateBusyboxRootfs(join(bundle, 'rootfs'));
+    await run(CRUN, ['spec'], { cwd: bundle });
+    const spec = JSON.parse(await readFile(join(bundle, 'config.json'), 'utf8'));
+    const cgroup = `ist-ch-${randomUUID()}`;
+    spec.process.terminal = false;
+    spec.process.args = ['sh', '-c', 'echo ran-in-crun'];
+    spec.linux.cgroupsPath = `/${cgroup}`;
+    await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
+    try {
+      const r = await run(CRUN_HYBRID, ['--root', join(dir, 'crun-root'), 'run', '--bundle', bundle, `web-${cgroup}`], { check: false });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('ran-in-crun\n');
+      expect(r.code).toBe(0);
+      // What lies under the host's unified mount, seen from a namespace of our own without it.
+      const hidden = await run('unshare', ['-m', '--propagation', 'private', 'sh', '-c',
+        `umount -l ${UNIFIED} 2>/dev/null; ls -a ${UNIFIED}/${cgroup} 2>&1 || true`], { check: false });
+      expect(hidden.stdout).toMatch(/No such file or directory/);
+    } finally {
+      // `crun run` removes the container's v1 cgroups when it ends; these guard a failed run.
+      for (const c of ['cpu', 'cpuacct', 'cpuset', 'memory', 'devices', 'freezer', 'blkio', 'pids', 'systemd']) {
+        await rmdir(join('/sys/fs/cgroup', c, cgroup)).catch(() => undefined);
+      }
+    }
   });
 
   it('fails in one line with status 127 when the target is missing or not an absolute path', async () => {
