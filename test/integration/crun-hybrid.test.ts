@@ -21,8 +21,8 @@ async function fsType(path: string): Promise<string> {
   return r.code === 0 ? r.stdout.trim() : 'none';
 }
 
-// Stands in for crun: reports its parent, arguments, mount namespace, whether the unified
-// hierarchy's file system type where it runs, and its stdin, then exits 7.
+// Stands in for crun: reports its parent, arguments, mount namespace, the file system type at
+// /sys/fs/cgroup/unified where it runs, and its stdin, then exits 7.
 const FAKE_CRUN = `#!/bin/sh
 echo "ppid=$PPID"
 for a in "$@"; do printf 'arg=[%s]\\n' "$a"; done
