@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Builds the engine's two static helpers (static, stripped), so nodes need no
+// Builds the engine's static helpers (static, stripped), so nodes need no
 // compiler and the first pod compiles nothing:
 //   assets/pause/pause.c -> build/pause/pause  (the default pause image's one file)
 //   assets/pinns/pinns.c -> build/pinns/pinns  (makes and pins a pod's namespaces)
+//   assets/crun-hybrid/crun-hybrid.c -> build/crun-hybrid/crun-hybrid
+//                           (a crun runtime handler's path on a hybrid cgroup v1 host)
 // Skips a binary newer than its source (pass --force to rebuild).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -11,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-for (const name of ['pause', 'pinns']) {
+for (const name of ['pause', 'pinns', 'crun-hybrid']) {
   const source = join(repo, 'assets', name, `${name}.c`);
   const output = join(repo, 'build', name, name);
   const upToDate = existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs;

@@ -111,7 +111,7 @@ runBenchWithRig(async (rig) => {
   const { images, dir } = rig;
   const facts = await machineFacts();
   const containerd = (rig.containerd = await startContainerd({ sandboxImage: images.pause, plainHttpRegistries: [rig.registry.host] }));
-  const crun = await crunForThisHost(dir);
+  const crun = await crunForThisHost();
   const daemon = await startIsulatsDaemon({ podSandboxImage: images.pause, extraConfig: { runtimes: { crun: { path: crun } } } });
   rig.daemons.push(daemon);
   const floor = await prepareFloor(join(dir, 'floor'));

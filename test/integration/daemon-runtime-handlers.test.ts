@@ -19,7 +19,7 @@ describe('isulats daemon: runtime handlers from daemon.json', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('ist-drh-');
-    crunPath = await crunForThisHost(dir);
+    crunPath = await crunForThisHost();
     daemon = await startIsulatsDaemon({
       podSandboxImage: rigEnv().ISULATS_TEST_PAUSE,
       extraConfig: { runtimes: { crun: { path: crunPath } } },

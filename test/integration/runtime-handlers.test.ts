@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/runtime/engine.js';
 import { CRUN, crunForThisHost } from '../rig/crun-path.js';
 import { run } from '../rig/proc.js';
-import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
 // A handler's runtime-args reach every crun call, conmon's included.
@@ -26,12 +25,10 @@ describe('runtime: runtime handlers (runc and crun)', () => {
   let fx: RuntimeFixture;
   let crunRoot: string;
   let crunPath: string;
-  let wrapperDir: string;
   let runcRoot: string;
 
   beforeAll(async () => {
-    wrapperDir = await makeTempDir('istrh-');
-    crunPath = await crunForThisHost(wrapperDir);
+    crunPath = await crunForThisHost();
     fx = await openFixture({ runtimes: { crun: { path: crunPath, runtimeArgs: CRUN_ARGS } } });
     crunRoot = join(fx.options.state, 'runtimes', 'crun');
     runcRoot = join(fx.options.state, 'runc');
@@ -39,7 +36,6 @@ describe('runtime: runtime handlers (runc and crun)', () => {
 
   afterAll(async () => {
     await fx?.dispose();
-    if (wrapperDir) await removeTempDir(wrapperDir);
   }, 120_000);
 
   it('lists the default and each configured handler in Status, with paths and roots in verbose info', async () => {

@@ -29,9 +29,10 @@ describe('bench exec trace', () => {
     ]);
   });
 
-  it('names crun init and the crun wrapper by file name', () => {
+  it('names crun init, the crun-hybrid shim and the crun it execs by file name', () => {
     expect(execName('/proc/self/exe', '"crun", "init"')).toBe('crun init');
-    expect(execName('/tmp/ist-br-x/crun', '"/tmp/ist-br-x/crun", "--root", "/r", "create"')).toBe('crun');
+    expect(execName('/opt/isulats/build/crun-hybrid/crun-hybrid', '"/opt/isulats/build/crun-hybrid/crun-hybrid", "--root", "/r", "create"')).toBe('crun-hybrid');
+    expect(execName('/usr/bin/crun', '"/usr/bin/crun", "--root", "/r", "create"')).toBe('crun');
   });
 
   it('gives each call the execs from its start to the next call\'s start', () => {
