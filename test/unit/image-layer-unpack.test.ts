@@ -117,6 +117,27 @@ describe('tar reader', () => {
       for await (const _ of readTar(once(Buffer.alloc(512, 7))));
     }).rejects.toThrow(/checksum/);
   });
+
+  it('checks every header byte against the checksum field, written with NULs or spaces', async () => {
+    const tar = await tarBuffer([{ name: 'etc/hostname', type: 'file', data: 'node-7\n', mode: 0o644, uid: 1000, gid: 1000, mtime: 1_700_000_000 }]);
+    const names = async (t: Buffer) => {
+      const out: string[] = [];
+      for await (const { entry } of readTar(once(t))) out.push(`${entry.name} ${entry.mode.toString(8)} ${entry.uid} ${entry.mtime}`);
+      return out;
+    };
+    expect(await names(tar)).toEqual(['etc/hostname 644 1000 1700000000']);
+    // The same checksum as "  NNNNN " (leading spaces, space-terminated), as some writers put it.
+    const spaced = Buffer.from(tar);
+    const digits = spaced.subarray(148, 156).toString('latin1').replace(/\0.*$/, '').trim();
+    spaced.write(`${digits.padStart(7, ' ')} `, 148, 'latin1');
+    expect(await names(spaced)).toEqual(['etc/hostname 644 1000 1700000000']);
+    // Any byte changed, in any of the four positions of a word, fails the check.
+    for (const at of [0, 101, 146, 263, 345, 510, 511]) {
+      const bad = Buffer.from(tar);
+      bad[at] = (bad[at]! + 1) & 0xff;
+      await expect(names(bad)).rejects.toThrow(/checksum/);
+    }
+  });
 });
 
 describe('layer unpack', () => {
