@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { lstatSync, readFileSync, readlinkSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Digest } from '../../src/runtime/image/digest.js';
@@ -115,6 +116,27 @@ describe('tar reader', () => {
     await expect(async () => {
       for await (const _ of readTar(once(Buffer.alloc(512, 7))));
     }).rejects.toThrow(/checksum/);
+  });
+
+  it('checks every header byte against the checksum field, written with NULs or spaces', async () => {
+    const tar = await tarBuffer([{ name: 'etc/hostname', type: 'file', data: 'node-7\n', mode: 0o644, uid: 1000, gid: 1000, mtime: 1_700_000_000 }]);
+    const names = async (t: Buffer) => {
+      const out: string[] = [];
+      for await (const { entry } of readTar(once(t))) out.push(`${entry.name} ${entry.mode.toString(8)} ${entry.uid} ${entry.mtime}`);
+      return out;
+    };
+    expect(await names(tar)).toEqual(['etc/hostname 644 1000 1700000000']);
+    // The same checksum as "  NNNNN " (leading spaces, space-terminated), as some writers put it.
+    const spaced = Buffer.from(tar);
+    const digits = spaced.subarray(148, 156).toString('latin1').replace(/\0.*$/, '').trim();
+    spaced.write(`${digits.padStart(7, ' ')} `, 148, 'latin1');
+    expect(await names(spaced)).toEqual(['etc/hostname 644 1000 1700000000']);
+    // Any byte changed, in any of the four positions of a word, fails the check.
+    for (const at of [0, 101, 146, 263, 345, 510, 511]) {
+      const bad = Buffer.from(tar);
+      bad[at] = (bad[at]! + 1) & 0xff;
+      await expect(names(bad)).rejects.toThrow(/checksum/);
+    }
   });
 });
 
@@ -233,5 +255,76 @@ describe('layer unpack', () => {
       expect(result.bytes).toBe(10000);
       expect(readFileSync(join(root, 'f'), 'utf8')).toHaveLength(10000);
     }
+  });
+});
+
+describe('layer unpack into an empty snapshot', () => {
+  it('replaces a directory with a symlink and resolves later entries through the symlink, inside the root', async () => {
+    const parent = await freshDir();
+    const root = join(parent, 'layer');
+    await mkdir(root);
+    await applyTar(
+      once(
+        await tarBuffer([
+          { name: 'usr/', type: 'directory', mode: 0o755 },
+          { name: 'usr/lib/', type: 'directory', mode: 0o755 },
+          { name: 'usr/lib/old', type: 'file', data: 'old' },
+          // usr/lib becomes a symlink (merged-usr layers do this): what follows lands in its target.
+          { name: 'usr/lib', type: 'symlink', linkname: '/opt/lib' },
+          { name: 'usr/lib/new', type: 'file', data: 'new' },
+          { name: 'usr/lib/sub/deep', type: 'file', data: 'deep' },
+        ]),
+      ),
+      root,
+    );
+    expect(readdirSync(parent)).toEqual(['layer']);
+    expect(lstatSync(join(root, 'usr/lib')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(root, 'opt/lib/new'), 'utf8')).toBe('new');
+    expect(readFileSync(join(root, 'opt/lib/sub/deep'), 'utf8')).toBe('deep');
+  });
+
+  it('gives entries in a setgid directory the group their header names', async () => {
+    const root = await freshDir();
+    await applyTar(
+      once(
+        await tarBuffer([
+          { name: 'srv/', type: 'directory', mode: 0o2775, uid: 0, gid: 50 },
+          { name: 'srv/root-file', type: 'file', data: 'r', uid: 0, gid: 0 },
+          { name: 'srv/root-dir/', type: 'directory', mode: 0o755, uid: 0, gid: 0 },
+          { name: 'srv/root-dir/inner', type: 'file', data: 'i', uid: 0, gid: 0 },
+          { name: 'srv/app-link', type: 'symlink', linkname: 'root-file', uid: 1000, gid: 1000 },
+        ]),
+      ),
+      root,
+    );
+    expect(lstatSync(join(root, 'srv')).gid).toBe(50);
+    expect(lstatSync(join(root, 'srv/root-file')).gid).toBe(0);
+    expect(lstatSync(join(root, 'srv/root-dir')).gid).toBe(0);
+    expect(lstatSync(join(root, 'srv/root-dir/inner')).gid).toBe(0);
+    expect([lstatSync(join(root, 'srv/app-link')).uid, lstatSync(join(root, 'srv/app-link')).gid]).toEqual([1000, 1000]);
+  });
+
+  it('makes a busybox-like layer with only the syscalls that make its entries', async () => {
+    const root = await freshDir();
+    const applets = Array.from({ length: 300 }, (_, i) => `applet-${i}`);
+    const tar = await tarBuffer([
+      { name: 'bin/', type: 'directory', mode: 0o755 },
+      { name: 'bin/busybox', type: 'file', data: 'ELF', mode: 0o755 },
+      ...applets.map((a): TarWriteEntry => ({ name: `bin/${a}`, type: 'symlink', linkname: 'busybox' })),
+    ]);
+    // Probes (stat family), mkdir and chown calls on the layer's paths, seen by strace on this process.
+    const log = join(base, `strace-${n++}.txt`);
+    const tracer = spawn('strace', ['-f', '-qq', '-p', String(process.pid), '-o', log, '-e', 'trace=stat,lstat,newfstatat,statx,mkdir,mkdirat,lchown,fchownat,chown'], { stdio: 'ignore' });
+    try {
+      for (let i = 0; i < 100 && !/TracerPid:\s+[1-9]/.test(readFileSync('/proc/self/status', 'utf8')); i++) await sleep(50);
+      await applyTar(once(tar, 64 << 10), root);
+    } finally {
+      tracer.kill('SIGINT');
+      await new Promise((resolve) => tracer.once('exit', resolve));
+    }
+    const calls = readFileSync(log, 'utf8').split('\n').filter((l) => l.includes(`${root}/bin`));
+    expect(readdirSync(join(root, 'bin'))).toHaveLength(301);
+    // Before: an lstat of bin, a mkdir and a stat of bin, an lstat of the entry and an lchown per entry (1,500).
+    expect(calls.length).toBeLessThan(30);
   });
 });

@@ -1,5 +1,6 @@
-// Pull = resolve manifest (select platform) -> config -> layers in parallel
-// (download into the blob store, unpack into a chain-ID snapshot) -> record.
+// Pull = resolve manifest (select platform) -> config and layer blobs downloaded
+// together (as containerd dispatches a manifest's children) -> each layer unpacked
+// into a chain-ID snapshot once its blob and the config's diff IDs are there -> record.
 // Each step is idempotent and committed by rename, so a pull killed anywhere
 // is finished by the next one; concurrent pulls share blobs and snapshots
 // through their locks.
@@ -54,15 +55,9 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
     validateManifest(manifest);
 
     if (manifest.config.size > MAX_CONFIG) throw invalidArgument(`image config of ${manifest.config.size} bytes is too large`);
-    await fetchBlob(ctx, client, ref, manifest.config);
-    const config = JSON.parse((await ctx.blobs.read(manifest.config.digest)).toString('utf8')) as OciImageConfig;
-    const diffIds = config.rootfs?.diff_ids ?? [];
-    if (diffIds.length !== manifest.layers.length) {
-      throw invalidArgument(`image config lists ${diffIds.length} layer diff IDs, the manifest ${manifest.layers.length} layers`);
-    }
-    const chains = computeChainIds(diffIds);
-
-    await fetchAndUnpack(ctx, client, ref, manifest.layers, diffIds, chains, opts);
+    // The layers need only the manifest to download; the config (diff IDs) is needed to unpack.
+    const configured = fetchConfig(ctx, client, ref, manifest);
+    const { config, diffIds, chains } = await fetchAndUnpack(ctx, client, ref, manifest.layers, configured, opts);
 
     const repo = repository(ref);
     const record: ImageRecord = {
@@ -83,34 +78,51 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
   });
 }
 
+interface ConfigFacts {
+  config: OciImageConfig;
+  diffIds: string[];
+  chains: string[];
+}
+
+/** Downloads, reads and checks the image config: its diff IDs must match the manifest's layers. */
+async function fetchConfig(ctx: ImageContext, client: RegistryClient, ref: ImageReference, manifest: ImageManifest): Promise<ConfigFacts> {
+  await fetchBlob(ctx, client, ref, manifest.config);
+  const config = JSON.parse((await ctx.blobs.read(manifest.config.digest)).toString('utf8')) as OciImageConfig;
+  const diffIds = config.rootfs?.diff_ids ?? [];
+  if (diffIds.length !== manifest.layers.length) {
+    throw invalidArgument(`image config lists ${diffIds.length} layer diff IDs, the manifest ${manifest.layers.length} layers`);
+  }
+  return { config, diffIds, chains: computeChainIds(diffIds) };
+}
+
 /**
- * Downloads the layers (`concurrency` at once) and unpacks each as soon as its blob is there
- * (`concurrency` at once too). Downloads run ahead of unpacking: a layer's unpack (CPU and disk)
- * holds no download slot, so later layers arrive while earlier ones unpack. Rejects with the first
- * error (a download's first) once all started work has settled.
+ * Downloads the layers (`concurrency` at once) while the config arrives, and unpacks each as soon
+ * as its blob and the config are there (`concurrency` at once too). Downloads run ahead of
+ * unpacking: a layer's unpack (CPU and disk) holds no download slot, so later layers arrive while
+ * earlier ones unpack. A layer whose blob is stored is not downloaded again; one whose snapshot is
+ * there too is not unpacked again. Rejects with the first error (the config's, then a download's)
+ * once all started work has settled.
  */
 async function fetchAndUnpack(
-  ctx: ImageContext, client: RegistryClient, ref: ImageReference, layers: Descriptor[], diffIds: string[], chains: string[], opts: PullOptions,
-): Promise<void> {
+  ctx: ImageContext, client: RegistryClient, ref: ImageReference, layers: Descriptor[], configured: Promise<ConfigFacts>, opts: PullOptions,
+): Promise<ConfigFacts> {
   const concurrency = opts.concurrency ?? 4;
   const progress = (layer: Descriptor) => (state: 'waiting' | 'downloading' | 'extracting' | 'done' | 'exists', done: number) =>
     opts.progress?.({ layer: layer.digest.slice(7, 19), total: layer.size, done, state });
-  // Per layer: resolves true once its blob is stored and it needs unpacking, false when all was there.
-  const downloaded = layers.map(() => deferred<boolean>());
-  let unpackFailed = false;
+  // Per layer: resolves once its blob is stored.
+  const downloaded = layers.map(() => deferred<void>());
+  let abandoned = false;
+  // A bad config stops downloads not yet started; it is the error the pull reports.
+  void configured.catch(() => void (abandoned = true));
   const fetching = mapLimit(layers, concurrency, async (layer, i) => {
     const report = progress(layer);
     try {
-      if (unpackFailed) throw new Error('pull abandoned');
-      const snapshotThere = (await ctx.layers.get(chains[i]!)) !== undefined;
-      if (snapshotThere && (await ctx.blobs.has(layer.digest))) {
-        report('exists', layer.size);
-        downloaded[i]!.resolve(false);
-        return;
+      if (abandoned) throw new Error('pull abandoned');
+      if (!(await ctx.blobs.has(layer.digest))) {
+        report('waiting', 0);
+        await fetchBlob(ctx, client, ref, layer, (n) => report('downloading', n));
       }
-      report('waiting', 0);
-      await fetchBlob(ctx, client, ref, layer, (n) => report('downloading', n));
-      downloaded[i]!.resolve(true);
+      downloaded[i]!.resolve();
     } catch (error) {
       downloaded[i]!.reject(error);
       throw error;
@@ -120,24 +132,31 @@ async function fetchAndUnpack(
   void fetching.catch(() => undefined).then(() => {
     for (const d of downloaded) d.reject(new Error('download not started'));
   });
-  const unpacking = mapLimit(layers, concurrency, async (layer, i) => {
-    if (!(await downloaded[i]!.promise)) return;
+  let unpackFailed = false;
+  const unpacking = configured.then(({ diffIds, chains }) => mapLimit(layers, concurrency, async (layer, i) => {
+    await downloaded[i]!.promise;
     const report = progress(layer);
+    if (await ctx.layers.get(chains[i]!)) {
+      report('exists', layer.size);
+      return;
+    }
     report('extracting', layer.size);
     try {
       await ctx.layers.ensure(chains[i]!, diffIds[i]!, i > 0 ? chains[i - 1] : undefined, (dir) =>
         unpackLayerFile(ctx.blobs.path(layer.digest), dir),
       );
     } catch (error) {
-      unpackFailed = true; // downloads not yet started are not worth making
+      unpackFailed = abandoned = true; // downloads not yet started are not worth making
       throw error;
     }
     report('done', layer.size);
-  });
-  const [fetched, unpacked] = await Promise.allSettled([fetching, unpacking]);
+  }));
+  const [facts, fetched, unpacked] = await Promise.allSettled([configured, fetching, unpacking]);
+  if (facts.status === 'rejected') throw facts.reason;
   if (unpacked.status === 'rejected' && unpackFailed) throw unpacked.reason;
   if (fetched.status === 'rejected') throw fetched.reason;
   if (unpacked.status === 'rejected') throw unpacked.reason;
+  return facts.value;
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {

@@ -51,6 +51,8 @@ export class ImageService implements ImageApi {
   readonly ctx: ImageContext;
   private readonly auths: AuthsFileStore;
   private readonly configs = new JsonFileCache(64);
+  /** Registry endpoints found to speak plain http (loopback and insecure registries only). */
+  private readonly plainHttp = new Set<string>();
 
   private constructor(private readonly opts: ImageServiceOptions) {
     this.ctx = new ImageContext(opts.root);
@@ -305,6 +307,7 @@ export class ImageService implements ImageApi {
       configDir: this.opts.registryConfigDir,
       mirrors: this.opts.registryMirrors,
       insecure: this.opts.insecureRegistries,
+      plainHttp: this.plainHttp,
       credentials: async (domain) => requestCreds ?? (await this.auths.get(domain)),
     });
   }

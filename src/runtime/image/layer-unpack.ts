@@ -13,7 +13,9 @@ import {
   lutimesSync,
   mkdirSync,
   openSync,
+  readdirSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeSync,
 } from 'node:fs';
@@ -23,6 +25,7 @@ import { decompressFile } from './decompress.js';
 import { failpoint } from './failpoint.js';
 import { entryComponents, resolveInRoot } from './path-safety.js';
 import { readTar, type TarEntry } from './tar-reader.js';
+import { UnpackTreeKnowledge } from './unpack-tree-knowledge.js';
 
 const WHITEOUT = '.wh.';
 const OPAQUE = '.wh..wh..opq';
@@ -61,9 +64,15 @@ export async function unpackLayerFile(blobPath: string, root: string, opts: Unpa
   return { diffId: `sha256:${hash.digest('hex')}`, ...stats };
 }
 
-/** Applies an uncompressed tar stream into `root`. */
+/**
+ * Applies an uncompressed tar stream into `root`. Into an empty `root` (a fresh snapshot), an
+ * entry costs only the syscalls that make it: parents this unpack made are not probed again,
+ * nothing is looked for where nothing can be, and a new inode is not chowned to what it has.
+ */
 export async function applyTar(source: AsyncIterable<Uint8Array>, root: string): Promise<{ bytes: number; inodes: number }> {
   const dirTimes: Array<{ path: string; mtime: number }> = [];
+  const tree = new UnpackTreeKnowledge(readdirSync(root).length === 0, (statSync(root).mode & 0o2000) !== 0);
+  const owner = { uid: process.geteuid?.() ?? -1, gid: process.getegid?.() ?? -1 };
   let bytes = 0;
   let inodes = 0;
   let midpoint = false;
@@ -71,14 +80,22 @@ export async function applyTar(source: AsyncIterable<Uint8Array>, root: string):
     const components = entryComponents(entry.name);
     if (components.length === 0) {
       // The root entry ("./"): apply its metadata to the root itself.
-      if (entry.type === 'directory') applyMetadata(root, entry, dirTimes);
+      if (entry.type === 'directory') {
+        applyMetadata(root, entry, dirTimes, true);
+        tree.directoryMade('', entry.mode);
+      }
       continue;
     }
     const base = components[components.length - 1]!;
-    const resolved = resolveInRoot(root, components);
-    const parentRel = resolved.slice(0, -1);
-    const parent = parentRel.length ? `${root}/${parentRel.join('/')}` : root;
-    mkdirSync(parent, { recursive: true, mode: 0o755 });
+    let parentRel = components.slice(0, -1);
+    if (!tree.knowsDirectory(parentRel)) {
+      parentRel = resolveInRoot(root, components).slice(0, -1);
+      mkdirSync(parentRel.length ? `${root}/${parentRel.join('/')}` : root, { recursive: true, mode: 0o755 });
+      tree.directoriesExist(parentRel);
+    }
+    const parentKey = parentRel.join('/');
+    const parent = parentKey ? `${root}/${parentKey}` : root;
+    const relOf = (name: string) => (parentKey ? `${parentKey}/${name}` : name);
     if (base === OPAQUE) {
       lsetxattr(parent, 'trusted.overlay.opaque', 'y');
       inodes++;
@@ -89,24 +106,32 @@ export async function applyTar(source: AsyncIterable<Uint8Array>, root: string):
       if (hidden.startsWith('.wh.')) continue; // other AUFS metadata (.wh..wh.plnk ...)
       if (!hidden) throw invalidArgument(`layer entry "${entry.name}" is a whiteout without a name`);
       const target = `${parent}/${hidden}`;
-      removeExisting(target, false);
+      if (tree.mayExist(relOf(hidden))) removeExisting(target, false);
       mknod(target, S_IFCHR, 0, 0);
+      tree.nonDirectoryMade(relOf(hidden));
       inodes++;
       continue;
     }
     const path = `${parent}/${base}`;
+    const rel = relOf(base);
+    // Nothing was at `path`: the inode made here is new and owned by us.
+    const fresh = !tree.mayExist(rel);
     inodes++;
     switch (entry.type) {
       case 'directory': {
-        if (!isDirectory(path)) {
+        if (fresh) {
+          mkdirSync(path, { mode: 0o700 });
+        } else if (!tree.isDirectory(rel) && !isDirectory(path)) {
           removeExisting(path, false);
           mkdirSync(path, { mode: 0o700 });
         }
+        tree.directoryMade(rel, entry.mode);
         break;
       }
       case 'file': {
-        removeExisting(path, false);
+        if (!fresh) removeExisting(path, false);
         const fd = openSync(path, 'wx', 0o600);
+        tree.nonDirectoryMade(rel);
         try {
           for await (const chunk of body) {
             let off = 0;
@@ -123,8 +148,9 @@ export async function applyTar(source: AsyncIterable<Uint8Array>, root: string):
         break;
       }
       case 'symlink':
-        removeExisting(path, false);
+        if (!fresh) removeExisting(path, false);
         symlinkSync(entry.linkname, path);
+        tree.nonDirectoryMade(rel);
         break;
       case 'hardlink': {
         const targetComponents = entryComponents(entry.linkname);
@@ -138,21 +164,25 @@ export async function applyTar(source: AsyncIterable<Uint8Array>, root: string):
         }
         if (targetStat.isDirectory()) throw invalidArgument(`hardlink "${entry.name}" points to a directory`);
         if (target === path) continue;
-        removeExisting(path, false);
+        if (!fresh) removeExisting(path, false);
         linkSync(target, path);
+        tree.nonDirectoryMade(rel);
         // The link's header metadata is applied to the shared inode, as containerd does.
-        break;
+        applyMetadata(path, entry, dirTimes, true);
+        continue;
       }
       case 'char':
       case 'block':
       case 'fifo': {
-        removeExisting(path, false);
+        if (!fresh) removeExisting(path, false);
         const type = entry.type === 'char' ? S_IFCHR : entry.type === 'block' ? S_IFBLK : S_IFIFO;
         mknod(path, type | 0o600, entry.devmajor, entry.devminor);
+        tree.nonDirectoryMade(rel);
         break;
       }
     }
-    applyMetadata(path, entry, dirTimes);
+    const ownedAlready = fresh && entry.uid === owner.uid && entry.gid === owner.gid && tree.ownGroupIn(parentKey);
+    applyMetadata(path, entry, dirTimes, !ownedAlready);
   }
   // Directory mtimes last: creating children changed them.
   for (let i = dirTimes.length - 1; i >= 0; i--) {
@@ -181,8 +211,8 @@ function removeExisting(path: string, keepDir: boolean): void {
   }
 }
 
-function applyMetadata(path: string, entry: TarEntry, dirTimes: Array<{ path: string; mtime: number }>): void {
-  lchownSync(path, entry.uid, entry.gid);
+function applyMetadata(path: string, entry: TarEntry, dirTimes: Array<{ path: string; mtime: number }>, chown: boolean): void {
+  if (chown) lchownSync(path, entry.uid, entry.gid);
   // chmod after chown: chown clears set-id bits.
   if (entry.type !== 'symlink') chmodSync(path, entry.mode);
   for (const [name, value] of entry.xattrs) {

@@ -19,6 +19,11 @@ export interface RegistryClientOptions extends RegistryHostsOptions {
   /** Attempts per request on retryable failures (default 4). */
   attempts?: number;
   userAgent?: string;
+  /**
+   * Endpoint URLs (https) found to speak plain http, shared by the clients of one image service:
+   * a later pull asks them over http at once instead of failing a TLS handshake first.
+   */
+  plainHttp?: Set<string>;
 }
 
 export interface FetchedManifest {
@@ -158,8 +163,30 @@ export class RegistryClient {
     return this.downgraded.has(ep.url) ? ep.url.replace(/^https:/, 'http:') : ep.url;
   }
 
-  /** Sends one request, following redirects (Authorization is dropped when the host changes). */
+  /**
+   * Sends one request, following redirects. An endpoint remembered as plain http is asked over
+   * http first; when that fails (it has turned to TLS since), it is forgotten and asked anew.
+   */
   private async send(ep: RegistryEndpoint, method: string, url: string, headers: Record<string, string>): Promise<IncomingMessage & { usedUrl: string }> {
+    const known = this.opts.plainHttp;
+    if (ep.httpFallback && known?.has(ep.url) && !this.downgraded.has(ep.url)) {
+      this.downgraded.add(ep.url);
+      try {
+        const res = await this.sendFollowing(ep, method, url, headers);
+        // A TLS server answers a plain request with 400.
+        if (res.statusCode !== 400) return res;
+        res.resume();
+      } catch {
+        // asked anew below
+      }
+      this.downgraded.delete(ep.url);
+      known.delete(ep.url);
+    }
+    return this.sendFollowing(ep, method, url, headers);
+  }
+
+  /** Sends one request, following redirects (Authorization is dropped when the host changes). */
+  private async sendFollowing(ep: RegistryEndpoint, method: string, url: string, headers: Record<string, string>): Promise<IncomingMessage & { usedUrl: string }> {
     let current = url.startsWith(ep.url) ? this.endpointUrl(ep) + url.slice(ep.url.length) : url;
     let hdrs = { 'User-Agent': this.opts.userAgent ?? 'isulats/0.1', ...headers };
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -168,6 +195,7 @@ export class RegistryClient {
           current = current.replace(/^https:/, 'http:');
           const plain = await this.sendOnce(ep, method, current, hdrs);
           this.downgraded.add(ep.url);
+          this.opts.plainHttp?.add(ep.url);
           return plain;
         }
         throw error;
