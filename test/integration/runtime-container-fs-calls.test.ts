@@ -1,10 +1,12 @@
 // How CreateContainer and RemoveContainer use the file system, on the embedded engine with real
 // overlayfs, CNI and kubelet-shaped requests. Each async file system call waits for two thread
 // wake-ups (libuv's pool, then the event loop), which on a busy node cost more than the call:
-// CreateContainer sends the pool only its fsyncs, and RemoveContainer finds the mounts over a
-// rootfs with umount2 alone (no read of the mount table, which grows with every pod).
+// CreateContainer sends the pool only its fsyncs (and reads the host's CPU topology only for a
+// cpuset), and RemoveContainer finds the mounts over a rootfs with umount2 alone (no read of the
+// mount table, which grows with every pod) and leaves what nobody reads by name any more (the exit
+// file, the monitor's link) to the background.
 import { createHook } from 'node:async_hooks';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { kubeletContainer, kubeletPod, kubepodsLevelsPresent, removeKubeletPodCg
 import { run } from '../rig/proc.js';
 import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
+const lstatOrUndefined = (path: string) => lstatSync(path, { throwIfNoEntry: false });
 const fsModule = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
 /** Async file system requests (thread-pool round trips) made while `fn` runs, by resource type. */
@@ -32,19 +35,19 @@ async function threadPoolRequests(fn: () => Promise<unknown>): Promise<string[]>
   return seen;
 }
 
-/** Paths read with readFileSync (node:fs, as the engine imports it) while `fn` runs. */
-async function syncReads(fn: () => Promise<unknown>): Promise<string[]> {
-  const original = fsModule.readFileSync;
+/** Paths given to a synchronous node:fs call (as the engine imports it) while `fn` runs. */
+async function syncCalls(name: 'readFileSync' | 'unlinkSync', fn: () => Promise<unknown>): Promise<string[]> {
+  const original = fsModule[name] as (...a: unknown[]) => unknown;
   const paths: string[] = [];
-  fsModule.readFileSync = ((path: unknown, ...rest: unknown[]) => {
+  (fsModule as unknown as Record<string, unknown>)[name] = (path: unknown, ...rest: unknown[]) => {
     paths.push(String(path));
-    return (original as (...a: unknown[]) => unknown)(path, ...rest);
-  }) as typeof original;
+    return original(path, ...rest);
+  };
   syncBuiltinESMExports();
   try {
     await fn();
   } finally {
-    fsModule.readFileSync = original;
+    (fsModule as unknown as Record<string, unknown>)[name] = original;
     syncBuiltinESMExports();
   }
   return paths;
@@ -77,11 +80,16 @@ describe('runtime: file system work of CreateContainer and RemoveContainer', () 
   it('CreateContainer waits on the thread pool only for the four fsyncs that make it durable', async () => {
     await drainTrash();
     let containerId = '';
-    const requests = await threadPoolRequests(async () => {
-      ({ containerId } = await create('app'));
+    let requests: string[] = [];
+    const reads = await syncCalls('readFileSync', async () => {
+      requests = await threadPoolRequests(async () => {
+        ({ containerId } = await create('app'));
+      });
     });
     // The container record and the rootfs record, each its file and its directory.
     expect(requests).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK']);
+    // Resources without a cpuset need no look at the host's online CPUs and memory nodes.
+    expect(reads.filter((p) => p.startsWith('/sys/devices/system/'))).toEqual([]);
     const { status } = await fx.engine.containerStatus({ containerId });
     expect(status?.state).toBe('CONTAINER_CREATED');
     const bundle = join(fx.options.root, 'containers', containerId, 'bundle');
@@ -96,11 +104,40 @@ describe('runtime: file system work of CreateContainer and RemoveContainer', () 
     // Something mounted over the container's rootfs (as a bind over it would be): both must go.
     await run('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', rootfs]);
     expect((await mountsUnder(fx.dir)).filter((m) => m === rootfs)).toHaveLength(2);
-    const reads = await syncReads(() => fx.engine.removeContainer({ containerId }));
+    const reads = await syncCalls('readFileSync', () => fx.engine.removeContainer({ containerId }));
     expect(reads.filter((p) => p.includes('mountinfo'))).toEqual([]);
     expect(await mountsUnder(fx.dir)).not.toContain(rootfs);
     expect(existsSync(rootfs)).toBe(false);
     expect(existsSync(join(fx.options.root, 'containers', containerId))).toBe(false);
     await expect(fx.engine.containerStatus({ containerId })).rejects.toThrow(/not found/);
+  });
+
+  it('RemoveContainer of a stopped container leaves its exit file and monitor link to the background', async () => {
+    const { containerId } = await create('stopped');
+    await fx.engine.startContainer({ containerId });
+    await fx.engine.stopContainer({ containerId, timeout: 0 });
+    const exitFile = join(fx.options.state, 'exits', containerId);
+    const monitorLink = join(fx.options.state, 'sk', containerId);
+    expect(existsSync(exitFile)).toBe(true);
+    expect(lstatOrUndefined(monitorLink)?.isSymbolicLink()).toBe(true);
+    const unlinked = await syncCalls('unlinkSync', () => fx.engine.removeContainer({ containerId }));
+    expect(unlinked.filter((p) => p === exitFile || p === monitorLink)).toEqual([]);
+    expect(existsSync(join(fx.options.root, 'containers', containerId))).toBe(false);
+    await drainTrash();
+    expect(existsSync(exitFile)).toBe(false);
+    expect(lstatOrUndefined(monitorLink)).toBeUndefined();
+  });
+
+  it('an engine opening removes exit files whose container has no record, and keeps the others', async () => {
+    const { containerId } = await create('kept');
+    await fx.engine.startContainer({ containerId });
+    await fx.engine.stopContainer({ containerId, timeout: 0 });
+    const kept = join(fx.options.state, 'exits', containerId);
+    // As a process killed between removing a record and deleting the exit file leaves it.
+    const orphan = join(fx.options.state, 'exits', 'e'.repeat(64));
+    writeFileSync(orphan, '137');
+    await fx.reopen();
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(kept)).toBe(true);
   });
 });

@@ -27,6 +27,7 @@ import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
+import { deleteLater } from '../store/trash.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -385,7 +386,8 @@ export class ContainerService {
       await this.ctx.events.append({ containerId: id, podSandboxId: r.sandboxId, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNs() });
       removed = r;
     });
-    await removeExitFile(this.ctx.paths.exitDir, id);
+    // Nobody reads a removed container's exit file: it goes after the answer (recovery takes what a death left).
+    deleteLater(joinPath(this.ctx.paths.exitDir, id));
     if (removed) await this.ctx.nri?.removeContainer(removed);
   }
 

@@ -5,7 +5,7 @@
 // outlive the CLI process that created them. The pause container runs under
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
-import { constants, existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
@@ -20,6 +20,7 @@ import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
 import { forwardOutput } from '../exec/forward-output.js';
 import { joinPath } from '../store/path-join.js';
+import { deleteLater } from '../store/trash.js';
 
 export interface RuncConmonOptions {
   runner: ProcessRunner;
@@ -296,12 +297,9 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async release(id: string): Promise<void> {
-    // conmon links <socket dir>/<id> to the bundle and never removes the link.
-    try {
-      unlinkSync(joinPath(this.opts.socketDir, id));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    // conmon links <socket dir>/<id> to the bundle and never removes the link. Nothing follows it
+    // once the container is gone, so it goes after the answer (sweep() takes what a death left).
+    deleteLater(joinPath(this.opts.socketDir, id));
   }
 
   async sweep(): Promise<void> {

@@ -19,7 +19,12 @@ import { joinPath } from './path-join.js';
 let queue: Promise<void> = Promise.resolve();
 let queued = 0;
 
-function deleteLater(path: string): void {
+/**
+ * Deletes `path` (a file, link or tree) in the background, after what is already queued. Without a
+ * rename first: for what nobody looks up by its name any more, and what recovery removes when a
+ * process dies before it is done (as for monitor links and exit files of removed containers).
+ */
+export function deleteLater(path: string): void {
   queued++;
   queue = queue.then(() => removeTree(path).catch(() => undefined)).finally(() => void queued--);
 }
