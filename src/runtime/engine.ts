@@ -3,7 +3,7 @@
 // Implements the CRI RuntimeService (and delegates the ImageService) so the
 // embedded backend and the daemon can serve it as is.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type * as cri from '../api/cri.js';
@@ -139,7 +139,7 @@ export class Engine implements RuntimeApi, ImageApi {
   }
 
   /**
-   * Namespace pins, CNI attachments and runc containers whose owner has no
+   * Namespace pins, CNI attachments, runc containers and exit files whose owner has no
    * record (a process died after removing the record, or before its undo ran).
    * Safe against concurrent creators: every flow writes its record before it
    * acquires any of these.
@@ -153,6 +153,10 @@ export class Engine implements RuntimeApi, ImageApi {
       await removeNetns(path);
     }
     await releaseOrphanPins(this.ctx, known);
+    // conmon writes a container's exit file only while its record exists; removal deletes the file in the background.
+    for (const id of await readdir(this.ctx.paths.exitDir).catch(() => [] as string[])) {
+      if (ID_PATTERN.test(id) && !(await known(id))) await rm(join(this.ctx.paths.exitDir, id), { force: true });
+    }
     for (const file of await readdir(this.ctx.paths.cniCacheDir).catch(() => [] as string[])) {
       const id = /-([0-9a-f]{64})-[^-]+\.json$/.exec(file)?.[1];
       if (id && !(await known(id))) await this.ctx.cni.del(id, '', {}).catch(() => undefined);

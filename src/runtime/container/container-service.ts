@@ -1,9 +1,9 @@
 // Container RPCs. A container's process runs under conmon, so it survives
 // the engine process; its exit is observed from conmon's exit file and
 // written back to the record on the next read (refresh).
-import { unlinkSync } from 'node:fs';
-import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 import type { StreamIO } from '../../client/backend.js';
@@ -26,6 +26,8 @@ import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
+import { joinPath } from '../store/path-join.js';
+import { deleteLater } from '../store/trash.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -79,9 +81,9 @@ export class ContainerService {
     const undo = new Undo();
     try {
       const dir = ctx.containers.objectDir(id);
-      const bundle = join(dir, 'bundle');
+      const bundle = joinPath(dir, 'bundle');
       const logDir = podConfig.logDirectory || sandbox.config.logDirectory || '';
-      const logPath = config.logPath ? (isAbsolute(config.logPath) ? config.logPath : join(logDir || dir, config.logPath)) : '';
+      const logPath = config.logPath ? (isAbsolute(config.logPath) ? config.logPath : joinPath(logDir || dir, config.logPath)) : '';
       const record: ContainerRecord = {
         id,
         sandboxId: sandbox.id,
@@ -129,15 +131,15 @@ export class ContainerService {
           utsnsPath: sandbox.utsnsPath,
           namespaces: sandbox.namespaces,
           hostname: sandbox.hostname,
-          hostsPath: join(ctx.sandboxes.objectDir(sandbox.id), 'hosts'),
-          hostnamePath: join(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
-          resolvConfPath: join(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
+          hostsPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hosts'),
+          hostnamePath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
+          resolvConfPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
           shmPath: sandbox.shmPath,
         },
         image: {
           config: image.config.config,
-          passwd: await readImageFile(snap.mountpoint, 'etc/passwd'),
-          group: await readImageFile(snap.mountpoint, 'etc/group'),
+          passwd: readImageFile(snap.mountpoint, 'etc/passwd'),
+          group: readImageFile(snap.mountpoint, 'etc/group'),
         },
         host: ctx.host,
         cgroupsPath: record.cgroupsPath,
@@ -148,9 +150,10 @@ export class ContainerService {
       });
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
-      await mkdir(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
-      await writeFile(join(bundle, 'config.json'), JSON.stringify(spec));
-      if (logPath) await mkdir(dirname(logPath), { recursive: true });
+      // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
+      mkdirSync(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
+      writeFileSync(joinPath(bundle, 'config.json'), JSON.stringify(spec));
+      if (logPath) mkdirSync(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');
       // runc and conmon start at StartContainer (as containerd's task): a created container is its
       // bundle, rootfs and record, so CreateContainer costs no process and a never-started one none either.
@@ -264,7 +267,7 @@ export class ContainerService {
     const exit = await this.oci(record).exitInfo(record.id, record.bundle);
     if (!exit) {
       // conmon gone without an exit file (killed): the container cannot be reached any more.
-      const conmonPid = readPidFile(join(record.bundle, 'conmon.pid'));
+      const conmonPid = readPidFile(joinPath(record.bundle, 'conmon.pid'));
       if (conmonPid > 0 && processRuns(conmonPid)) return record;
       if (record.pid > 0 && processRuns(record.pid)) return record;
     }
@@ -383,7 +386,8 @@ export class ContainerService {
       await this.ctx.events.append({ containerId: id, podSandboxId: r.sandboxId, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNs() });
       removed = r;
     });
-    await removeExitFile(this.ctx.paths.exitDir, id);
+    // Nobody reads a removed container's exit file: it goes after the answer (recovery takes what a death left).
+    deleteLater(joinPath(this.ctx.paths.exitDir, id));
     if (removed) await this.ctx.nri?.removeContainer(removed);
   }
 
@@ -458,7 +462,7 @@ export class ContainerService {
     if (!cmd?.length) throw invalidArgument('exec needs a command');
     const record = await this.get(id);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running (${record.state})`);
-    const spec = JSON.parse(await readFile(join(record.bundle, 'config.json'), 'utf8')) as { process: OciProcess };
+    const spec = JSON.parse(await readFile(joinPath(record.bundle, 'config.json'), 'utf8')) as { process: OciProcess };
     return { record, proc: { ...spec.process, args: cmd, terminal: tty } };
   }
 
@@ -542,7 +546,7 @@ export class ContainerService {
       },
       writableLayer: {
         timestamp: ts,
-        fsId: { mountpoint: join(this.ctx.paths.root, 'containers-rw') },
+        fsId: { mountpoint: joinPath(this.ctx.paths.root, 'containers-rw') },
         usedBytes: { value: String(usage?.bytes ?? 0) },
         inodesUsed: { value: String(usage?.inodes ?? 0) },
       },
@@ -648,18 +652,27 @@ export class ContainerService {
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {
   try {
-    unlinkSync(join(exitDir, id));
+    unlinkSync(joinPath(exitDir, id));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 
-/** Reads a file of the image only when it is a regular file (a symlink could point at the host's). */
-async function readImageFile(rootfs: string, rel: string): Promise<string | undefined> {
-  const path = join(rootfs, rel);
-  const info = await lstat(path).catch(() => undefined);
-  if (!info?.isFile()) return undefined;
-  return readFile(path, 'utf8');
+/**
+ * Reads a file of the image only when it is a regular file (a symlink could point at the host's).
+ * Synchronously: /etc/passwd and /etc/group are small, and each thread-pool round trip of an async
+ * read waits for two thread wake-ups.
+ */
+function readImageFile(rootfs: string, rel: string): string | undefined {
+  const path = joinPath(rootfs, rel);
+  let info;
+  try {
+    info = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile()) return undefined;
+  return readFileSync(path, 'utf8');
 }
 
 async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]> {
@@ -685,4 +698,3 @@ async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]
   }
   return out;
 }
-

@@ -88,10 +88,15 @@ export function resourcesProblem(res: cri.LinuxContainerResourcesIn, field: stri
 }
 
 /** Throws InvalidArgument for the first problem of `res` (absent resources have none). */
-export function checkResources(res: cri.LinuxContainerResourcesIn | null | undefined, field: string, role: ResourcesRole = 'container', host: HostTopology = hostTopology()): void {
-  const problem = res ? resourcesProblem(res, field, host, role) : undefined;
+export function checkResources(res: cri.LinuxContainerResourcesIn | null | undefined, field: string, role: ResourcesRole = 'container', host?: HostTopology): void {
+  // The host's CPUs and memory nodes matter only to a cpuset: two sysfs reads spared on every other call.
+  const topology = host ?? (res?.cpusetCpus || res?.cpusetMems ? hostTopology() : NO_TOPOLOGY);
+  const problem = res ? resourcesProblem(res, field, topology, role) : undefined;
   if (problem) throw invalidArgument(problem);
 }
+
+/** What resourcesProblem is given for resources without a cpuset (it then reads no topology). */
+const NO_TOPOLOGY: HostTopology = { cpus: new Set(), mems: new Set() };
 
 /** "0-2,4" must be a list of ids the host has online; "" is unset. */
 function idListProblem(list: string, online: ReadonlySet<number>, what: string): string | undefined {

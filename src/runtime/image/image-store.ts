@@ -4,7 +4,6 @@
 // previous image keeps its record and shows as <none> (CRI re-pull behaviour).
 // All changes take root/images/index.lock.
 import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
 import { JsonFileCache } from '../store/json-cache.js';
 import { withFileLock } from '../store/lock.js';
@@ -12,6 +11,7 @@ import { mkdirPrivate } from '../store/private-dirs.js';
 import { digestHex } from './digest.js';
 import { failpoint } from './failpoint.js';
 import type { Descriptor } from './manifest.js';
+import { joinPath } from '../store/path-join.js';
 
 export interface ImageRecord {
   /** Config digest: the image ID. */
@@ -43,9 +43,9 @@ export class ImageStore {
   private readonly cache = new JsonFileCache();
 
   constructor(root: string) {
-    this.dir = join(root, 'images');
-    this.indexPath = join(this.dir, 'index.json');
-    this.lockPath = join(root, 'locks', 'images.lock');
+    this.dir = joinPath(root, 'images');
+    this.indexPath = joinPath(this.dir, 'index.json');
+    this.lockPath = joinPath(root, 'locks', 'images.lock');
   }
 
   async init(): Promise<void> {
@@ -53,7 +53,7 @@ export class ImageStore {
   }
 
   private recordPath(id: string): string {
-    return join(this.dir, `${digestHex(id)}.json`);
+    return joinPath(this.dir, `${digestHex(id)}.json`);
   }
 
   async get(id: string): Promise<ImageRecord | undefined> {

@@ -5,9 +5,8 @@
 // outlive the CLI process that created them. The pause container runs under
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
-import { constants, existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
@@ -20,6 +19,8 @@ import { timerDelay } from '../../util/timer-delay.js';
 import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
 import { forwardOutput } from '../exec/forward-output.js';
+import { joinPath } from '../store/path-join.js';
+import { deleteLater } from '../store/trash.js';
 
 export interface RuncConmonOptions {
   runner: ProcessRunner;
@@ -59,7 +60,7 @@ export class RuncConmonRuntime implements OciRuntime {
   async create(o: CreateOptions): Promise<{ pid: number }> {
     if (!o.monitor) return this.runDetached(o);
     // conmon records the exit status in the persist dir first and gives up if it is missing.
-    await mkdir(join(o.bundle, 'persist'), { recursive: true });
+    await mkdir(joinPath(o.bundle, 'persist'), { recursive: true });
     const args = [
       '--api-version', '1',
       '-c', o.id,
@@ -67,11 +68,11 @@ export class RuncConmonRuntime implements OciRuntime {
       '-n', o.name ?? o.id,
       '-r', await this.runcPath(),
       '-b', o.bundle,
-      '-p', join(o.bundle, 'pidfile'),
-      '-P', join(o.bundle, 'conmon.pid'),
-      '-l', `k8s-file:${o.logPath ?? join(o.bundle, 'console.log')}`,
+      '-p', joinPath(o.bundle, 'pidfile'),
+      '-P', joinPath(o.bundle, 'conmon.pid'),
+      '-l', `k8s-file:${o.logPath ?? joinPath(o.bundle, 'console.log')}`,
       '--exit-dir', this.opts.exitDir,
-      '--persist-dir', join(o.bundle, 'persist'),
+      '--persist-dir', joinPath(o.bundle, 'persist'),
       '--socket-dir-path', this.opts.socketDir,
       '--log-level', 'error',
       ...(this.opts.runtimeArgs ?? []).flatMap((a) => ['--runtime-arg', a]),
@@ -89,8 +90,8 @@ export class RuncConmonRuntime implements OciRuntime {
 
   /** runc run -d for the pause container; runc's own errors go to a log file because it hands its stdio to the container. */
   private async runDetached(o: CreateOptions): Promise<{ pid: number }> {
-    const logFile = join(o.bundle, 'runc.log');
-    const pidFile = join(o.bundle, 'pidfile');
+    const logFile = joinPath(o.bundle, 'runc.log');
+    const pidFile = joinPath(o.bundle, 'pidfile');
     // In a session of its own with stdio on /dev/null: the container's init inherits them.
     const { code } = await this.opts.runner.runDetached({
       cmd: this.runc,
@@ -117,7 +118,7 @@ export class RuncConmonRuntime implements OciRuntime {
   private async lookUpRunc(): Promise<string> {
     if (this.runc.startsWith('/')) return this.runc;
     for (const dir of (process.env.PATH ?? '/usr/sbin:/usr/bin').split(':')) {
-      const candidate = join(dir, this.runc);
+      const candidate = joinPath(dir, this.runc);
       if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
     }
     throw unavailable(`${this.runc} not found on PATH`);
@@ -125,7 +126,7 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async known(id: string): Promise<boolean> {
     // Small metadata reads here and below are synchronous: each is cheaper than a thread-pool round trip.
-    return existsSync(join(this.opts.runcRoot, id));
+    return existsSync(joinPath(this.opts.runcRoot, id));
   }
 
   async start(id: string): Promise<void> {
@@ -167,8 +168,8 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async exec(id: string, proc: OciProcess, o: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult> {
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    const specFile = join(this.opts.runcRoot, id, `exec-${token}.json`);
-    const pidFile = join(this.opts.runcRoot, id, `exec-${token}.pid`);
+    const specFile = joinPath(this.opts.runcRoot, id, `exec-${token}.json`);
+    const pidFile = joinPath(this.opts.runcRoot, id, `exec-${token}.pid`);
     await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
     let expired = false;
     let timer: NodeJS.Timeout | undefined;
@@ -215,14 +216,14 @@ export class RuncConmonRuntime implements OciRuntime {
         runcRoot: this.opts.runcRoot,
         runtimeArgs: this.opts.runtimeArgs,
         socketDir: this.opts.socketDir,
-        sessionsDir: join(this.opts.exitDir, '..', 'exec'),
+        sessionsDir: joinPath(this.opts.exitDir, '..', 'exec'),
         containerId: id,
         process: proc,
         io,
       });
     }
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    const specFile = join(this.opts.runcRoot, id, `exec-${token}.json`);
+    const specFile = joinPath(this.opts.runcRoot, id, `exec-${token}.json`);
     await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
     try {
       // Not child_process: a fork of the daemon per session held its event loop under a burst of execs.
@@ -243,7 +244,7 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async attach(id: string, bundle: string, io: StreamIO): Promise<void> {
     // conmon links <socket dir>/<id> to the bundle so the socket path stays under 108 bytes.
-    await attachToConmon({ socketPath: join(this.opts.socketDir, id, 'attach'), io, resize: (w, h) => this.resize(bundle, w, h) });
+    await attachToConmon({ socketPath: joinPath(this.opts.socketDir, id, 'attach'), io, resize: (w, h) => this.resize(bundle, w, h) });
   }
 
   async resize(bundle: string, width: number, height: number): Promise<void> {
@@ -286,7 +287,7 @@ export class RuncConmonRuntime implements OciRuntime {
       return undefined;
     }
     const code = Number.parseInt(text.trim(), 10);
-    const oomKilled = existsSync(join(bundle, 'persist', 'oom'));
+    const oomKilled = existsSync(joinPath(bundle, 'persist', 'oom'));
     return { exitCode: Number.isNaN(code) ? 255 : code, finishedAt: mtimeNs.toString(), oomKilled };
   }
 
@@ -296,17 +297,14 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async release(id: string): Promise<void> {
-    // conmon links <socket dir>/<id> to the bundle and never removes the link.
-    try {
-      unlinkSync(join(this.opts.socketDir, id));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    // conmon links <socket dir>/<id> to the bundle and never removes the link. Nothing follows it
+    // once the container is gone, so it goes after the answer (sweep() takes what a death left).
+    deleteLater(joinPath(this.opts.socketDir, id));
   }
 
   async sweep(): Promise<void> {
     for (const name of await readdir(this.opts.socketDir).catch(() => [] as string[])) {
-      const link = join(this.opts.socketDir, name);
+      const link = joinPath(this.opts.socketDir, name);
       const info = await lstat(link).catch(() => undefined);
       // A link whose bundle or exec session dir is gone serves nobody; live ones point at existing dirs.
       if (info?.isSymbolicLink() && !(await stat(link).then(() => true, () => false))) await rm(link, { force: true });
@@ -354,7 +352,7 @@ async function killOnceStarted(pidFile: string, containerId: string, settled: Pr
 async function writeControl(bundle: string, line: string): Promise<void> {
   let handle;
   try {
-    handle = await open(join(bundle, 'ctl'), constants.O_WRONLY | constants.O_NONBLOCK);
+    handle = await open(joinPath(bundle, 'ctl'), constants.O_WRONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw unavailable(`container monitor is not running (${(error as NodeJS.ErrnoException).code})`, error);
   }

@@ -7,7 +7,6 @@
 // call returns; a process that dies first leaves the dir to the next init's .tmp cleanup.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fsyncDir, writeJsonAtomic } from '../store/atomic-file.js';
 import { JsonFileCache } from '../store/json-cache.js';
 import { removeHeldLock, withFileLock } from '../store/lock.js';
@@ -15,6 +14,7 @@ import { digestHex } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { cleanTempDir } from '../store/blob-store.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
+import { joinPath } from '../store/path-join.js';
 
 export interface LayerSnapshotMeta {
   chainId: string;
@@ -35,9 +35,9 @@ export class LayerStore {
   private readonly deleting = new Set<Promise<void>>();
 
   constructor(readonly root: string) {
-    this.dir = join(root, 'snapshots');
-    this.lockDir = join(root, 'locks', 'snapshots');
-    this.tmpDir = join(root, 'snapshots', '.tmp');
+    this.dir = joinPath(root, 'snapshots');
+    this.lockDir = joinPath(root, 'locks', 'snapshots');
+    this.tmpDir = joinPath(root, 'snapshots', '.tmp');
   }
 
   async init(): Promise<void> {
@@ -48,12 +48,12 @@ export class LayerStore {
 
   /** The overlay lowerdir of a committed snapshot. */
   fsPath(chainId: string): string {
-    return join(this.dir, digestHex(chainId), 'fs');
+    return joinPath(this.dir, digestHex(chainId), 'fs');
   }
 
   async get(chainId: string): Promise<LayerSnapshotMeta | undefined> {
     try {
-      return await this.cache.read<LayerSnapshotMeta>(join(this.dir, digestHex(chainId), 'meta.json'));
+      return await this.cache.read<LayerSnapshotMeta>(joinPath(this.dir, digestHex(chainId), 'meta.json'));
     } catch {
       return undefined;
     }
@@ -72,22 +72,22 @@ export class LayerStore {
   ): Promise<boolean> {
     const hex = digestHex(chainId);
     if (await this.get(chainId)) return false;
-    return withFileLock(join(this.lockDir, `${hex}.lock`), async () => {
+    return withFileLock(joinPath(this.lockDir, `${hex}.lock`), async () => {
       if (await this.get(chainId)) return false;
       await mkdirPrivate(this.tmpDir);
-      const tmp = join(this.tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}`);
+      const tmp = joinPath(this.tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}`);
       try {
-        await mkdir(join(tmp, 'fs'), { recursive: true, mode: 0o755 });
-        const result = await extract(join(tmp, 'fs'));
+        await mkdir(joinPath(tmp, 'fs'), { recursive: true, mode: 0o755 });
+        const result = await extract(joinPath(tmp, 'fs'));
         if (result.diffId !== diffId) {
           throw new Error(`layer content hashes to ${result.diffId}, the image config says ${diffId}`);
         }
         const meta: LayerSnapshotMeta = { chainId, diffId, parent, bytes: result.bytes, inodes: result.inodes, createdAt: new Date().toISOString() };
-        await writeJsonAtomic(join(tmp, 'meta.json'), meta);
+        await writeJsonAtomic(joinPath(tmp, 'meta.json'), meta);
         failpoint('unpack-before-commit');
         // A leftover of a crashed run under the final name cannot exist: the
         // rename is atomic, and an uncommitted dir lives only under .tmp.
-        await rename(tmp, join(this.dir, hex));
+        await rename(tmp, joinPath(this.dir, hex));
         await fsyncDir(this.dir);
       } catch (error) {
         await rm(tmp, { recursive: true, force: true });
@@ -106,17 +106,17 @@ export class LayerStore {
   /** Deletes a snapshot under its lock (the caller checked nothing uses it). */
   async remove(chainId: string): Promise<void> {
     const hex = digestHex(chainId);
-    await withFileLock(join(this.lockDir, `${hex}.lock`), async () => {
+    await withFileLock(joinPath(this.lockDir, `${hex}.lock`), async () => {
       // Rename first so a crash mid-delete never leaves a half snapshot under its real name.
       await mkdirPrivate(this.tmpDir);
-      const doomed = join(this.tmpDir, `${process.pid}-rm-${hex.slice(0, 12)}-${randomBytes(3).toString('hex')}`);
+      const doomed = joinPath(this.tmpDir, `${process.pid}-rm-${hex.slice(0, 12)}-${randomBytes(3).toString('hex')}`);
       try {
-        await rename(join(this.dir, hex), doomed);
+        await rename(joinPath(this.dir, hex), doomed);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw error;
       }
-      removeHeldLock(join(this.lockDir, `${hex}.lock`));
+      removeHeldLock(joinPath(this.lockDir, `${hex}.lock`));
       // Unlinking a layer's files takes longer than everything else in an image removal; nothing
       // reads them any more, so the caller does not wait for it.
       const deletion: Promise<void> = rm(doomed, { recursive: true, force: true })

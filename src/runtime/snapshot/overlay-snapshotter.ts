@@ -4,15 +4,15 @@
 // The record (snapshot.json) lives with the rw layer, so after a reboot or a
 // restart `mount(key)` brings the same rootfs back; mount and unmount are
 // idempotent, and remove never leaves a mount behind.
-import { readFileSync, rmdirSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, rm, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { lstat, mkdir, readdir, rm, symlink } from 'node:fs/promises';
 import { invalidArgument, notFound } from '../errors.js';
 import { MNT, mount as sysMount, umount2 } from '../native.js';
-import { fsyncDir, readJson, writeJsonAtomic } from '../store/atomic-file.js';
+import { fsyncDir, fsyncFile, writeJsonAtomic } from '../store/atomic-file.js';
 import { removeHeldLock, withFileLock } from '../store/lock.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
 import { discard, makeTrash } from '../store/trash.js';
+import { joinPath } from '../store/path-join.js';
 
 /** What the snapshotter needs from the image service. */
 export interface ImageResolver {
@@ -58,10 +58,10 @@ export class OverlaySnapshotter {
   private readonly trashDir: string;
 
   constructor(private readonly opts: OverlaySnapshotterOptions) {
-    this.rwDir = join(opts.root, 'containers-rw');
-    this.mountDir = join(opts.state, 'rootfs');
-    this.lockDir = join(opts.root, 'locks', 'containers-rw');
-    this.trashDir = join(opts.root, 'trash');
+    this.rwDir = joinPath(opts.root, 'containers-rw');
+    this.mountDir = joinPath(opts.state, 'rootfs');
+    this.lockDir = joinPath(opts.root, 'locks', 'containers-rw');
+    this.trashDir = joinPath(opts.root, 'trash');
   }
 
   static async open(opts: OverlaySnapshotterOptions): Promise<OverlaySnapshotter> {
@@ -77,11 +77,11 @@ export class OverlaySnapshotter {
   }
 
   private recordPath(key: string): string {
-    return join(this.rwDir, key, 'snapshot.json');
+    return joinPath(this.rwDir, key, 'snapshot.json');
   }
 
   private lock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    return withFileLock(join(this.lockDir, `${key}.lock`), fn, { timeoutMs: 60_000 });
+    return withFileLock(joinPath(this.lockDir, `${key}.lock`), fn, { timeoutMs: 60_000 });
   }
 
   /**
@@ -96,25 +96,26 @@ export class OverlaySnapshotter {
       const fresh = !record;
       if (!record) {
         const resolved = typeof image === 'string' ? await this.opts.images.resolveImage(image) : image;
-        const base = join(this.rwDir, key);
-        const upperdir = join(base, 'fs');
-        const workdir = join(base, 'work');
+        const base = joinPath(this.rwDir, key);
+        const upperdir = joinPath(base, 'fs');
+        const workdir = joinPath(base, 'work');
         // The upperdir's mode is the container's `/`: others must traverse it, and only the private base keeps them out.
+        // Metadata calls on the calling thread: cheaper than thread-pool round trips.
         await mkdirPrivate(base);
-        await mkdir(upperdir, { recursive: true, mode: 0o755 });
-        await mkdir(workdir, { recursive: true, mode: 0o700 });
+        mkdirSync(upperdir, { recursive: true, mode: 0o755 });
+        mkdirSync(workdir, { recursive: true, mode: 0o700 });
         let lowerdirs = resolved.snapshotDirs;
         if (lowerdirs.length === 0) {
           // overlay needs a lowerdir: an image without layers gets an empty one.
-          const empty = join(base, 'empty');
-          await mkdir(empty, { recursive: true, mode: 0o755 });
+          const empty = joinPath(base, 'empty');
+          mkdirSync(empty, { recursive: true, mode: 0o755 });
           lowerdirs = [empty];
         }
         record = {
           key,
           imageId: resolved.id,
           chainIds: resolved.chainIds,
-          mountpoint: join(this.mountDir, key),
+          mountpoint: joinPath(this.mountDir, key),
           upperdir,
           workdir,
           lowerdirs,
@@ -130,19 +131,18 @@ export class OverlaySnapshotter {
   /** Makes a record prepared with `durable: false` survive power loss (its file, then its directory). */
   async persist(key: string): Promise<void> {
     this.check(key);
-    const file = this.recordPath(key);
-    const handle = await open(file, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fsyncDir(join(this.rwDir, key));
+    await fsyncFile(this.recordPath(key));
+    await fsyncDir(joinPath(this.rwDir, key));
   }
 
   async get(key: string): Promise<ContainerSnapshot | undefined> {
     this.check(key);
-    return readJson<ContainerSnapshot>(this.recordPath(key)).catch(() => undefined);
+    // A small file: read synchronously (cheaper than a thread-pool round trip).
+    try {
+      return JSON.parse(readFileSync(this.recordPath(key), 'utf8')) as ContainerSnapshot;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Mounts an existing snapshot (after a reboot or restart); no-op when mounted. */
@@ -159,14 +159,14 @@ export class OverlaySnapshotter {
   /** Unmounts; no-op when not mounted. */
   async unmount(key: string): Promise<void> {
     this.check(key);
-    await this.lock(key, () => this.unmountPath(join(this.mountDir, key)));
+    await this.lock(key, () => this.unmountPath(joinPath(this.mountDir, key)));
   }
 
   /** Unmounts and deletes the rw layer; no-op for an unknown key. */
   async remove(key: string): Promise<void> {
     this.check(key);
     await this.lock(key, async () => {
-      const mountpoint = join(this.mountDir, key);
+      const mountpoint = joinPath(this.mountDir, key);
       await this.unmountPath(mountpoint);
       // Empty once unmounted: one rmdir (anything else in it goes the long way).
       try {
@@ -175,8 +175,8 @@ export class OverlaySnapshotter {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await rm(mountpoint, { recursive: true, force: true });
       }
       // The rw layer may hold many files: it leaves at once, into the trash.
-      await discard(this.trashDir, join(this.rwDir, key));
-      removeHeldLock(join(this.lockDir, `${key}.lock`));
+      await discard(this.trashDir, joinPath(this.rwDir, key));
+      removeHeldLock(joinPath(this.lockDir, `${key}.lock`));
     });
   }
 
@@ -202,7 +202,7 @@ export class OverlaySnapshotter {
 
   /** Mounts the record's overlay unless it is mounted; `fresh`: just made under our lock, so it cannot be. */
   private async mountRecord(record: ContainerSnapshot, fresh = false): Promise<void> {
-    await mkdir(record.mountpoint, { recursive: true, mode: 0o755 });
+    mkdirSync(record.mountpoint, { recursive: true, mode: 0o755 });
     // Reading /proc/self/mountinfo grows with every pod on the node: skipped when it cannot matter.
     if (!fresh && (await mountedPaths()).has(record.mountpoint)) return;
     const data = `lowerdir=${record.lowerdirs.join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
@@ -213,10 +213,10 @@ export class OverlaySnapshotter {
     // Too long for one page: mount through short symlinks l/0, l/1, ... named
     // relative to the working directory, as docker's overlay2 does. chdir is
     // safe here: nothing else runs on this thread between it and the chdir back.
-    const links = join(record.upperdir, '..', 'l');
+    const links = joinPath(record.upperdir, '..', 'l');
     await rm(links, { recursive: true, force: true });
     await mkdir(links, { mode: 0o700 });
-    for (const [i, dir] of record.lowerdirs.entries()) await symlink(dir, join(links, String(i)));
+    for (const [i, dir] of record.lowerdirs.entries()) await symlink(dir, joinPath(links, String(i)));
     const short = `lowerdir=${record.lowerdirs.map((_, i) => String(i)).join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
     if (short.length > MAX_MOUNT_DATA) throw invalidArgument(`image has too many layers (${record.lowerdirs.length}) for one overlay mount`);
     const cwd = process.cwd();
@@ -229,8 +229,10 @@ export class OverlaySnapshotter {
   }
 
   private async unmountPath(mountpoint: string): Promise<void> {
-    // Stacked mounts are possible (a bind over the rootfs): unmount until none is left, bounded.
-    for (let i = 0; i < 8 && (await mountedPaths()).has(mountpoint); i++) {
+    // Stacked mounts are possible (a bind over the rootfs): unmount until the kernel says the path
+    // is no mount point (EINVAL), bounded. No /proc/self/mountinfo is read for that: it grows with
+    // every pod on the node, and reading and parsing it cost more than the unmount.
+    for (let i = 0; i < 8; i++) {
       try {
         umount2(mountpoint, 0);
       } catch (error) {
@@ -274,7 +276,7 @@ export async function diskUsage(dir: string): Promise<{ bytes: number; inodes: n
     seen.add(id);
     inodes++;
     if (st.isFile()) bytes += st.size;
-    if (st.isDirectory()) for (const name of await readdir(current).catch(() => [] as string[])) stack.push(join(current, name));
+    if (st.isDirectory()) for (const name of await readdir(current).catch(() => [] as string[])) stack.push(joinPath(current, name));
   }
   return { bytes, inodes };
 }

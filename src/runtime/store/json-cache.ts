@@ -6,7 +6,8 @@
 // (a few ms), so a file changed within the same tick as the cached version could look the same:
 // as git does with its racy index entries, a file whose ctime is not yet RACY_MS old is read but
 // not kept. Callers get their own copy. Bounded: the least recently used entry goes first.
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 /** How old a file's last change must be before its parse is kept. */
 const RACY_MS = 100;
@@ -21,7 +22,8 @@ export class JsonFileCache {
     let version: string;
     let changedMs: number;
     try {
-      const s = await stat(path, { bigint: true });
+      // One metadata call on the calling thread: cheaper than a thread-pool round trip.
+      const s = statSync(path, { bigint: true });
       version = `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
       changedMs = Number(s.ctimeNs / 1_000_000n);
     } catch (error) {

@@ -46,9 +46,8 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
 }
 
 async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, deadline: number, timeoutMs: number): Promise<T> {
-  mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
   for (;;) {
-    const fd = openSync(lockPath, 'a', 0o600);
+    const fd = openLockFile(lockPath);
     try {
       await acquire(fd, lockPath, exclusive, deadline, timeoutMs);
       if (!sameFile(fd, lockPath)) continue; // removed (or replaced) while we waited: lock the path anew
@@ -61,6 +60,17 @@ async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: bool
     } finally {
       closeSync(fd);
     }
+  }
+}
+
+/** Opens (creates) the lock file; its directory is made only when missing, not on every lock. */
+function openLockFile(lockPath: string): number {
+  try {
+    return openSync(lockPath, 'a', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
+    return openSync(lockPath, 'a', 0o600);
   }
 }
 

@@ -6,12 +6,12 @@
 // object is serialised. Listing reads the records (never parses names).
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { alreadyExists, notFound } from '../errors.js';
 import { writeJsonAtomic } from './atomic-file.js';
 import { removeHeldLock, withFileLock } from './lock.js';
 import { mkdirPrivate } from './private-dirs.js';
 import { discard, makeTrash } from './trash.js';
+import { joinPath } from './path-join.js';
 
 export interface StoredObject {
   id: string;
@@ -25,9 +25,9 @@ export class StateStore<T extends StoredObject> {
   private readonly trashDir: string;
 
   constructor(root: string, readonly kind: 'sandboxes' | 'containers') {
-    this.dir = join(root, kind);
-    this.lockDir = join(root, 'locks', kind);
-    this.trashDir = join(root, 'trash');
+    this.dir = joinPath(root, kind);
+    this.lockDir = joinPath(root, 'locks', kind);
+    this.trashDir = joinPath(root, 'trash');
   }
 
   async init(): Promise<void> {
@@ -37,7 +37,7 @@ export class StateStore<T extends StoredObject> {
   }
 
   objectDir(id: string): string {
-    return join(this.dir, id);
+    return joinPath(this.dir, id);
   }
 
   private metaPath(id: string): string {
@@ -52,7 +52,7 @@ export class StateStore<T extends StoredObject> {
   }
 
   private lockPath(id: string): string {
-    return join(this.lockDir, `${id}.lock`);
+    return joinPath(this.lockDir, `${id}.lock`);
   }
 
   async create(record: T): Promise<void> {

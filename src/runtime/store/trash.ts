@@ -12,14 +12,19 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { access, lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import { mkdirPrivate } from './private-dirs.js';
+import { joinPath } from './path-join.js';
 
 /** The background deletions of this process, one after the other (settles when all are done). */
 let queue: Promise<void> = Promise.resolve();
 let queued = 0;
 
-function deleteLater(path: string): void {
+/**
+ * Deletes `path` (a file, link or tree) in the background, after what is already queued. Without a
+ * rename first: for what nobody looks up by its name any more, and what recovery removes when a
+ * process dies before it is done (as for monitor links and exit files of removed containers).
+ */
+export function deleteLater(path: string): void {
   queued++;
   queue = queue.then(() => removeTree(path).catch(() => undefined)).finally(() => void queued--);
 }
@@ -36,7 +41,7 @@ async function removeTree(path: string): Promise<void> {
     await unlink(path).catch(() => undefined);
     return;
   }
-  for (const name of await readdir(path).catch(() => [] as string[])) await removeTree(join(path, name));
+  for (const name of await readdir(path).catch(() => [] as string[])) await removeTree(joinPath(path, name));
   await rmdir(path).catch(() => undefined);
 }
 
@@ -46,7 +51,7 @@ async function removeTree(path: string): Promise<void> {
  */
 export async function discard(trashDir: string, path: string): Promise<void> {
   // Anonymous, as containerd's numbered snapshot dirs: what waits in the trash belongs to nobody.
-  const target = join(trashDir, randomBytes(12).toString('hex'));
+  const target = joinPath(trashDir, randomBytes(12).toString('hex'));
   try {
     // One metadata syscall: synchronous costs less than a thread-pool round trip.
     renameSync(path, target);
@@ -65,7 +70,7 @@ export async function makeTrash(trashDir: string): Promise<void> {
 
 /** Deletes what the trash holds (left by processes killed before their background deletion ended); in the background. */
 export async function emptyTrash(trashDir: string): Promise<void> {
-  for (const name of await readdir(trashDir).catch(() => [] as string[])) deleteLater(join(trashDir, name));
+  for (const name of await readdir(trashDir).catch(() => [] as string[])) deleteLater(joinPath(trashDir, name));
 }
 
 /** Waits for this process's background deletions (before it exits). */
