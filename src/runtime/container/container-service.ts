@@ -427,7 +427,8 @@ export class ContainerService {
 
   async list(req: cri.ListContainersRequestIn): Promise<cri.ListContainersResponse> {
     const f = req.filter ?? undefined;
-    let records = (await this.ctx.containers.list()).filter((r) => !r.creating);
+    // Shared frozen records (StateStore.listShared): this answer only reads them.
+    let records = this.ctx.containers.listShared().filter((r) => !r.creating);
     if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
     if (f?.podSandboxId) records = records.filter((r) => r.sandboxId.startsWith(f.podSandboxId!));
     if (f?.labelSelector) records = records.filter((r) => matchLabels(r.config.labels, f.labelSelector!));

@@ -465,7 +465,8 @@ export class SandboxService {
 
   async list(req: cri.ListPodSandboxRequestIn): Promise<cri.ListPodSandboxResponse> {
     const f = req.filter ?? undefined;
-    let records = (await this.ctx.sandboxes.list()).filter((r) => !r.creating);
+    // Shared frozen records (StateStore.listShared): this answer only reads them.
+    let records = this.ctx.sandboxes.listShared().filter((r) => !r.creating);
     if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
     if (f?.labelSelector) records = records.filter((r) => matchLabels(r.config.labels, f.labelSelector!));
     const items = await Promise.all(
