@@ -7,8 +7,9 @@
 //   BENCH_BASELINE=DIR: also another checkout's daemon (DIR/bin/isulats, built), e.g. main before a change.
 //   BENCH_NO_LITE=1: also this daemon without --lite-mode (its other Node flags and MALLOC_ARENA_MAX kept),
 //   and without --lite-mode but with --no-opt (ICs and the baseline compiler, no optimizing compiler).
-//   BENCH_AUTHORITY=1: also this daemon through a client sending `:authority: localhost` (grpc-go
-//   sends the socket path, which the daemon's authority fix rewrites): what the fix costs per call.
+//   BENCH_AUTHORITY=1: also this daemon through a client sending the bare socket path as `:authority`,
+//   as crictl, critest and kubelets before 1.26 do (grpc-go 1.64 percent-encodes it, which nghttp2
+//   accepts): such connections go through the daemon's authority fix (authority-fix.ts).
 //   BENCH_PODS=1,10,50: the pod counts (default 1,10,50).
 //   BENCH_DAEMON_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p": more Node flags for the daemon (beside its own).
 import { writeFlagsWrapper } from './flags-wrapper.js';
@@ -64,7 +65,8 @@ runBenchWithRig(async (rig) => {
     }
   }
   if (process.env.BENCH_AUTHORITY === '1') {
-    targets.push({ name: 'authority localhost', endpoint: daemon.endpoint, pod: '', ctr: '', pid: () => daemon.pid, args: ['-authority', 'localhost'], same: 'isulats' });
+    const args = ['-authority', daemon.endpoint.slice('unix://'.length)];
+    targets.push({ name: 'path authority', endpoint: daemon.endpoint, pod: '', ctr: '', pid: () => daemon.pid, args, same: 'isulats' });
   }
   const go = (endpoint: string, args: string[]) => goJson(bin, endpoint, args, 600_000);
   const own = targets.filter((t) => !t.same);

@@ -70,4 +70,16 @@ describe('StateStore.listShared (the list answers\' record cache)', () => {
     await writeFile(join(dir, 'containers', b, 'meta.json'), '{"id":');
     expect(store.listShared().map((r) => [r.id, r.state])).toEqual([[a, 'CONTAINER_EXITED']]);
   });
+
+  it('gives status answers the shared record, and a change or removal by another process at once', async () => {
+    const id = newId();
+    await store.create({ id, state: 'CONTAINER_RUNNING', config: { labels: kubeletLabels('web-7c9d8b5f4-x2kq9') } });
+    const [listed] = store.listShared();
+    expect(store.mustGetShared(id)).toBe(listed);
+    await other.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED' }));
+    expect(store.mustGetShared(id).state).toBe('CONTAINER_EXITED');
+    await other.remove(id);
+    expect(() => store.mustGetShared(id)).toThrow(`container "${id}" not found`);
+    expect(() => store.mustGetShared('not-an-id')).toThrow('container "not-an-id" not found');
+  });
 });

@@ -416,7 +416,8 @@ export class ContainerService {
   // ---- status / list ----
 
   async status(req: cri.ContainerStatusRequestIn): Promise<cri.ContainerStatusResponse> {
-    const r = await this.get(req.containerId);
+    // The shared frozen record (StateStore.mustGetShared): this answer only reads it.
+    const r = await this.refresh(this.ctx.containers.mustGetShared(await this.resolveId(req.containerId)));
     const info: Record<string, string> = {};
     if (req.verbose) info.info = JSON.stringify({ pid: r.pid, sandboxID: r.sandboxId, bundle: r.bundle, cgroupsPath: r.cgroupsPath, name: r.name });
     return {

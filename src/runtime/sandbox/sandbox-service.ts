@@ -370,7 +370,8 @@ export class SandboxService {
 
   async status(req: cri.PodSandboxStatusRequestIn): Promise<cri.PodSandboxStatusResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
-    const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
+    // The shared frozen record (StateStore.mustGetShared): this answer only reads it.
+    const record = this.ctx.sandboxes.mustGetShared(id ?? req.podSandboxId ?? '');
     const state = await this.liveState(record);
     const modes = { POD: 'POD', CONTAINER: 'CONTAINER', NODE: 'NODE', TARGET: 'TARGET' } as const;
     const info: Record<string, string> = {};

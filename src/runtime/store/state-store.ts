@@ -147,6 +147,13 @@ export class StateStore<T extends StoredObject> {
     return records;
   }
 
+  /** One record as listShared gives it (frozen, shared): for status answers. */
+  mustGetShared(id: string): T {
+    const record = ID_PATTERN.test(id) ? this.shared.read(id, this.metaPath(id)) : undefined;
+    if (!record) throw notFound(`${this.kind === 'sandboxes' ? 'pod sandbox' : 'container'} "${id}" not found`);
+    return record;
+  }
+
   /** Full ID for a unique prefix (as crictl and isula accept); undefined when none. */
   async resolve(idOrPrefix: string): Promise<string | undefined> {
     // A full ID needs only the record's presence: its caller reads it next (mustGet), no need to parse it twice.
