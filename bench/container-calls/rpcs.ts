@@ -65,8 +65,10 @@ runBenchWithRig(async (rig) => {
     }
   }
   if (process.env.BENCH_AUTHORITY === '1') {
-    const args = ['-authority', daemon.endpoint.slice('unix://'.length)];
-    targets.push({ name: 'path authority', endpoint: daemon.endpoint, pod: '', ctr: '', pid: () => daemon.pid, args, same: 'isulats' });
+    for (const t of targets.filter((x) => x.name === 'isulats' || x.name === 'baseline')) {
+      const args = ['-authority', t.endpoint.slice('unix://'.length)];
+      targets.push({ name: `${t.name} path authority`, endpoint: t.endpoint, pod: '', ctr: '', pid: t.pid, args, same: t.name });
+    }
   }
   const go = (endpoint: string, args: string[]) => goJson(bin, endpoint, args, 600_000);
   const own = targets.filter((t) => !t.same);
