@@ -24,7 +24,7 @@ import { currentCreator } from '../recovery/creator.js';
 import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
-import { containerStatusOf, imageSpecOut } from './container-status.js';
+import { containerListItem, containerStatusOf } from './container-status.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
@@ -264,7 +264,7 @@ export class ContainerService {
     const exit = await this.oci(record).exitInfo(record.id, record.bundle);
     if (!exit) {
       // conmon gone without an exit file (killed): the container cannot be reached any more.
-      const conmonPid = readPidFile(join(record.bundle, 'conmon.pid'));
+      const conmonPid = readPidFile(`${record.bundle}/conmon.pid`); // no path.join: once per container per list
       if (conmonPid > 0 && processRuns(conmonPid)) return record;
       if (record.pid > 0 && processRuns(record.pid)) return record;
     }
@@ -438,20 +438,7 @@ export class ContainerService {
       const wanted: ContainerStateName = enumName(f.state.state as never, CONTAINER_STATES);
       records = records.filter((r) => r.state === wanted);
     }
-    return {
-      containers: records.map((r) => ({
-        id: r.id,
-        podSandboxId: r.sandboxId,
-        metadata: { name: r.config.metadata?.name ?? '', attempt: toInt(r.config.metadata?.attempt) },
-        image: imageSpecOut(r),
-        imageRef: r.imageRef,
-        state: r.state,
-        createdAt: r.createdAt,
-        labels: r.config.labels ?? {},
-        annotations: r.config.annotations ?? {},
-        imageId: r.imageId,
-      })),
-    };
+    return { containers: records.map(containerListItem) };
   }
 
   // ---- exec ----

@@ -143,7 +143,7 @@ export class StateStore<T extends StoredObject> {
         // unreadable or half-written by a foreign tool: skipped, as list() does
       }
     }
-    this.shared.keepOnly(new Set(ids));
+    this.shared.keepOnly(ids);
     return records;
   }
 
