@@ -29,7 +29,8 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  minify: true,
+  // ISULATS_BUILD_MINIFY=0 keeps names, for CPU profiles of the daemon.
+  minify: process.env.ISULATS_BUILD_MINIFY !== '0',
   sourcemap: false,
   // oclif's dev-mode TypeScript support is never used from a bundle.
   external: ['typescript', '*.node'],

@@ -7,6 +7,11 @@
 //   BENCH_BASELINE=DIR: also another checkout's daemon (DIR/bin/isulats, built), e.g. main before a change.
 //   BENCH_NO_LITE=1: also this daemon without --lite-mode (its other Node flags and MALLOC_ARENA_MAX kept),
 //   and without --lite-mode but with --no-opt (ICs and the baseline compiler, no optimizing compiler).
+//   BENCH_AUTHORITY=1: also this daemon through a client sending the bare socket path as `:authority`,
+//   as crictl, critest and kubelets before 1.26 do (grpc-go 1.64 percent-encodes it, which nghttp2
+//   accepts): such connections go through the daemon's authority fix (authority-fix.ts).
+//   BENCH_PODS=1,10,50: the pod counts (default 1,10,50).
+//   BENCH_DAEMON_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p": more Node flags for the daemon (beside its own).
 import { writeFlagsWrapper } from './flags-wrapper.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +26,7 @@ import { runBenchWithRig } from '../bench-rig.js';
 const rounds = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '5');
 const K = 20;
 const RPCS = ['Version', 'Status', 'ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'ImageStatus', 'ListImages'] as const;
-const POD_COUNTS = [1, 10, 50];
+const POD_COUNTS = (process.env.BENCH_PODS ?? '1,10,50').split(',').map(Number);
 
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
@@ -32,8 +37,13 @@ const median = (xs: number[]) => {
 
 runBenchWithRig(async (rig) => {
   const bin = goToolPath('go-cri-client');
-  const targets: Array<{ name: string; endpoint: string; pod: string; ctr: string; pid: () => number }> = [];
-  const daemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause });
+  const targets: Array<{ name: string; endpoint: string; pod: string; ctr: string; pid: () => number; args?: string[]; same?: string }> = [];
+  const extraFlags = (process.env.BENCH_DAEMON_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const daemon = await startIsulatsDaemon(extraFlags.length === 0 ? { podSandboxImage: rig.images.pause } : {
+    podSandboxImage: rig.images.pause,
+    binPath: writeFlagsWrapper(join(rig.dir, 'isulats-flags.cjs'), [...DAEMON_NODE_FLAGS, ...extraFlags]),
+    env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2' },
+  });
   rig.daemons.push(daemon);
   targets.push({ name: 'isulats', endpoint: daemon.endpoint, pod: '', ctr: '', pid: () => daemon.pid });
   const containerd = (rig.containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] }));
@@ -54,8 +64,15 @@ runBenchWithRig(async (rig) => {
       targets.push({ name, endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
     }
   }
+  if (process.env.BENCH_AUTHORITY === '1') {
+    for (const t of targets.filter((x) => x.name === 'isulats' || x.name === 'baseline')) {
+      const args = ['-authority', t.endpoint.slice('unix://'.length)];
+      targets.push({ name: `${t.name} path authority`, endpoint: t.endpoint, pod: '', ctr: '', pid: t.pid, args, same: t.name });
+    }
+  }
   const go = (endpoint: string, args: string[]) => goJson(bin, endpoint, args, 600_000);
-  for (const t of targets) {
+  const own = targets.filter((t) => !t.same);
+  for (const t of own) {
     const cri = openCriClient(t.endpoint);
     await cri.image('PullImage', { image: { image: rig.images.busybox } }, 120_000);
     cri.close();
@@ -63,10 +80,11 @@ runBenchWithRig(async (rig) => {
     t.pod = out.podId;
     t.ctr = out.containerId;
   }
+  for (const t of targets.filter((x) => x.same)) Object.assign(t, { pod: targets.find((x) => x.name === t.same)!.pod, ctr: targets.find((x) => x.name === t.same)!.ctr });
   const times = new Map<string, number[]>();
   let present = 1;
   for (const pods of POD_COUNTS) {
-    for (const t of targets) {
+    for (const t of own) {
       if (pods > present) await go(t.endpoint, ['run', '-n', String(pods - present), '-name', `rpcs-${pods}`, '-label', 'rpcs', '-image', rig.images.busybox]);
     }
     present = pods;
@@ -74,7 +92,7 @@ runBenchWithRig(async (rig) => {
       const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
       for (const rpc of RPCS) {
         for (const t of order) {
-          const out = await go(t.endpoint, ['repeat', '-rpc', rpc, '-k', String(K), '-pod', t.pod, '-id', t.ctr, '-image', rig.images.busybox]);
+          const out = await go(t.endpoint, [...(t.args ?? []), 'repeat', '-rpc', rpc, '-k', String(K), '-pod', t.pod, '-id', t.ctr, '-image', rig.images.busybox]);
           const key = `${pods}|${rpc}|${t.name}`;
           times.set(key, [...(times.get(key) ?? []), ...(out.ms as number[])]);
         }
@@ -82,7 +100,7 @@ runBenchWithRig(async (rig) => {
     }
   }
   const rss = new Map(targets.map((t) => [t.name, rssKiB(t.pid())]));
-  for (const t of targets) await go(t.endpoint, ['teardown', '-label', 'rpcs']);
+  for (const t of own) await go(t.endpoint, ['teardown', '-label', 'rpcs']);
   console.log(`median ms per RPC, ${rounds} interleaved rounds of ${K} calls on one connection, Go CRI client (grpc-go, k8s.io/cri-api)`);
   const others = targets.filter((t) => t.name !== 'containerd');
   console.log(`| pods | call | containerd 1.6 | ${others.map((t) => `${t.name} | ratio`).join(' | ')} |`);

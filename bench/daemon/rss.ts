@@ -13,7 +13,8 @@
 // Usage: node bench/daemon/run.mjs --rss [N] [cli|grpc] [VARIANT...]
 //   VARIANT = name=ITEM,ITEM...: a daemon launched with these Node.js flags (--x) and environment
 //   variables (K=V), e.g. `tuned= defaults=ISULATS_DAEMON_REEXEC=0` (the daemon's own settings
-//   against Node's defaults); default: one daemon as shipped. BENCH_SMAPS=1 adds RSS by mapping;
+//   against Node's defaults), and `checkout=DIR` runs another built checkout's daemon (DIR/bin/isulats),
+//   e.g. `isulats= main=checkout=/tmp/main-copy`; default: one daemon as shipped. BENCH_SMAPS=1 adds RSS by mapping;
 //   BENCH_PROBE=1 adds the V8 heap (process.memoryUsage, heap spaces) of each isulats variant at
 //   idle; BENCH_NO_CONTAINERD=1 leaves containerd out.
 import { spawn } from 'node:child_process';
@@ -35,11 +36,13 @@ const variants = (args.length > 2 ? args.slice(2) : ['isulats=']).map((v) => {
   const [name, flags = ''] = v.split(/=(.*)/s);
   const nodeArgs: string[] = [];
   const env: Record<string, string> = {};
+  let binPath: string | undefined;
   for (const f of flags.split(',').filter(Boolean)) {
     if (f.startsWith('--')) nodeArgs.push(f);
+    else if (f.startsWith('checkout=')) binPath = join(f.slice('checkout='.length), 'bin/isulats');
     else env[f.split('=')[0]!] = f.split('=').slice(1).join('=');
   }
-  return { name: name!, nodeArgs, env };
+  return { name: name!, nodeArgs, env, binPath };
 });
 
 interface Target {
@@ -153,7 +156,7 @@ runBenchWithRig(async (rig) => {
     const probeOut = process.env.BENCH_PROBE === '1' ? join(dir, `probe-${v.name}.json`) : undefined;
     const nodeArgs = probeOut ? [`--require=${probeFile}`, ...v.nodeArgs] : v.nodeArgs;
     const env = probeOut ? { ...v.env, BENCH_PROBE_OUT: probeOut } : v.env;
-    const d = await startIsulatsDaemon({ podSandboxImage: images.pause, nodeArgs, env });
+    const d = await startIsulatsDaemon({ podSandboxImage: images.pause, nodeArgs, env, binPath: v.binPath });
     daemons.push(d);
     targets.push({ name: v.name, endpoint: d.endpoint, pid: d.pid, probeOut });
   }

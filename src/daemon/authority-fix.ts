@@ -12,15 +12,15 @@
 //
 // So the daemon accepts unix connections itself and puts this Duplex between
 // the socket and grpc-js (Server.createConnectionInjector): it parses the
-// client->server frame stream, decodes every request header block with the
-// connection's HPACK state, replaces an invalid `:authority`/`host` with
-// "localhost", and re-encodes the block with literal, never-indexed-by-us
-// representations (so the server's HPACK table stays empty and the two
-// tables can never disagree). Every other frame, and the whole server->client
-// direction, passes through byte for byte; DATA is streamed, not buffered.
+// client->server frame stream, and in each request header block replaces an
+// invalid `:authority`/`host` value by a valid one of the same length
+// (AuthorityPatcher, authority-patch.ts: the block is scanned, not decoded, and
+// both HPACK tables keep the same entries). Every other frame, and the whole
+// server->client direction, passes through byte for byte; DATA is streamed,
+// not buffered.
 import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
-import { encodeHeaderBlock, HpackDecoder, type HeaderField } from './hpack.js';
+import { AuthorityPatcher } from './authority-patch.js';
 
 const PREFACE_LENGTH = 24;
 const FRAME_HEADER = 9;
@@ -39,25 +39,9 @@ const FLAG_PRIORITY = 0x20;
 const MAX_OUT_FRAME = 16384;
 /** A header block larger than this is an attack, not a CRI request. */
 const MAX_HEADER_BLOCK = 1024 * 1024;
+const EMPTY = Buffer.alloc(0);
 
-/** nghttp2's authority character set: unreserved, pct-encoded, sub-delims, ":", "@", "[", "]". */
-const AUTHORITY_RE = /^[A-Za-z0-9\-._~%!$&'()*+,;=:@[\]]*$/;
-
-export function isValidAuthority(value: string): boolean {
-  return AUTHORITY_RE.test(value);
-}
-
-/** Replaces invalid `:authority`/`host` values; reports whether anything changed. */
-export function sanitizeAuthority(fields: HeaderField[]): boolean {
-  let changed = false;
-  for (const f of fields) {
-    if ((f.name === ':authority' || f.name === 'host') && !isValidAuthority(f.value)) {
-      f.value = 'localhost';
-      changed = true;
-    }
-  }
-  return changed;
-}
+export { isValidAuthority } from './authority-patch.js';
 
 interface PendingBlock {
   streamId: number;
@@ -70,13 +54,13 @@ interface PendingBlock {
 /** The client->server byte rewriter; a pure state machine over chunks. */
 export class RequestHeaderRewriter {
   private prefaceLeft = PREFACE_LENGTH;
-  private header = Buffer.alloc(0);
+  private header = EMPTY;
   /** Payload bytes still to pass through unchanged. */
   private passLeft = 0;
   /** Payload of a HEADERS/CONTINUATION frame being collected. */
   private collect?: { type: number; flags: number; streamId: number; need: number; parts: Buffer[]; got: number };
   private pending?: PendingBlock;
-  private readonly decoder = new HpackDecoder();
+  private readonly patcher = new AuthorityPatcher();
   /** Count of header blocks whose authority was replaced (for logs and tests). */
   rewritten = 0;
   /** Count of complete request header blocks seen. */
@@ -101,6 +85,13 @@ export class RequestHeaderRewriter {
         pos += n;
       } else if (this.collect) {
         const c = this.collect;
+        if (c.got === 0 && chunk.length - pos >= c.need) {
+          // The whole payload is in this chunk (the usual case): no copy.
+          this.collect = undefined;
+          this.onHeaderFrame(c.type, c.flags, c.streamId, chunk.subarray(pos, pos + c.need), out);
+          pos += c.need;
+          continue;
+        }
         const n = Math.min(c.need - c.got, chunk.length - pos);
         c.parts.push(chunk.subarray(pos, pos + n));
         c.got += n;
@@ -109,19 +100,24 @@ export class RequestHeaderRewriter {
           this.collect = undefined;
           this.onHeaderFrame(c.type, c.flags, c.streamId, Buffer.concat(c.parts), out);
         }
+      } else if (this.header.length === 0 && chunk.length - pos >= FRAME_HEADER) {
+        this.onFrameHeader(chunk.subarray(pos, pos + FRAME_HEADER), out);
+        pos += FRAME_HEADER;
       } else {
         const n = Math.min(FRAME_HEADER - this.header.length, chunk.length - pos);
         this.header = Buffer.concat([this.header, chunk.subarray(pos, pos + n)]);
         pos += n;
-        if (this.header.length === FRAME_HEADER) this.onFrameHeader(out);
+        if (this.header.length === FRAME_HEADER) {
+          const h = this.header;
+          this.header = EMPTY;
+          this.onFrameHeader(h, out);
+        }
       }
     }
     return out;
   }
 
-  private onFrameHeader(out: Buffer[]): void {
-    const h = this.header;
-    this.header = Buffer.alloc(0);
+  private onFrameHeader(h: Buffer, out: Buffer[]): void {
     const length = h.readUIntBE(0, 3);
     const type = h[3];
     const flags = h[4];
@@ -173,10 +169,10 @@ export class RequestHeaderRewriter {
   }
 
   private emitBlock(p: PendingBlock, out: Buffer[]): void {
-    const fields = this.decoder.decode(Buffer.concat(p.fragments));
+    const patched = this.patcher.patch(p.fragments.length === 1 ? p.fragments[0]! : Buffer.concat(p.fragments));
     this.blocks++;
-    if (sanitizeAuthority(fields)) this.rewritten++;
-    let block = encodeHeaderBlock(fields);
+    if (patched.changed) this.rewritten++;
+    let block = patched.block;
     const prio = p.priority ?? Buffer.alloc(0);
     let type = HEADERS;
     let first = true;
@@ -255,7 +251,16 @@ export class AuthorityFixStream extends Duplex {
     this.socket.resume();
   }
 
+  /** The frames nghttp2 hands over at once (a response's HEADERS, DATA and trailers): one socket write. */
+  override _writev(chunks: Array<{ chunk: Buffer }>, cb: (err?: Error | null) => void): void {
+    this.forward(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk)), cb);
+  }
+
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.forward(chunk, cb);
+  }
+
+  private forward(chunk: Buffer, cb: (err?: Error | null) => void): void {
     if (this.socket.destroyed) return cb();
     if (this.socket.write(chunk)) return cb();
     // Backpressure: take more once the socket drained (or is gone, which destroys us too).

@@ -1,8 +1,8 @@
-// Just enough HPACK (RFC 7541) to re-encode request header blocks: a full
-// decoder (static + dynamic table, Huffman) and an encoder that never indexes
-// and never Huffman-codes, so the peer's dynamic table stays empty. Used by
-// authority-fix.ts; header names and values are latin1 strings (one char per
-// octet) so lengths are octet counts as the table size rules need.
+// Just enough HPACK (RFC 7541): the Huffman code, which authority-patch.ts uses on
+// `:authority` literals; a full decoder (static + dynamic table) and an encoder that
+// never indexes, which the tests use to read what the authority fix sends nghttp2.
+// Header names and values are latin1 strings (one char per octet) so lengths are
+// octet counts as the table size rules need.
 
 /** Code length in bits of each symbol 0..255 (RFC 7541 Appendix B); EOS (256) is 30 bits. */
 const HUFFMAN_LENGTHS = [

@@ -6,6 +6,9 @@
 // bytes. A list answer (one repeated message field: items, containers, images) is encoded item by
 // item and framed as protobufjs frames a repeated field (tag, length, bytes), so one pod changing
 // re-encodes one pod. Entries not used in the last SWEEP_EVERY..2*SWEEP_EVERY answers go.
+// A frozen item (the engine's list items, built once per record: containerListItem,
+// sandboxListItem) cannot change, so its framed bytes are kept by identity instead, for as long as
+// the item lives: no JSON key to build for it.
 import type { Field, Type } from 'protobufjs';
 
 const SWEEP_EVERY = 16;
@@ -72,13 +75,20 @@ export function cachingEncoder(type: Type): CachingEncoder {
   if (field) {
     const item = encodeWith(field.resolvedType as Type);
     const tag = varint((field.id << 3) | 2);
+    const framed = (bytes: Buffer) => Buffer.concat([tag, varint(bytes.length), bytes]);
+    const frozen = new WeakMap<object, Buffer>();
     encode = (obj) => {
       const items = (obj as Record<string, unknown>)[field.name];
       const parts: Buffer[] = [];
       if (Array.isArray(items)) {
-        for (const it of items) {
-          const bytes = cache.get(JSON.stringify(it), () => item(it as object));
-          parts.push(tag, varint(bytes.length), bytes);
+        for (const it of items as object[]) {
+          if (Object.isFrozen(it)) {
+            let bytes = frozen.get(it);
+            if (!bytes) frozen.set(it, (bytes = framed(item(it))));
+            parts.push(bytes);
+          } else {
+            parts.push(cache.get(JSON.stringify(it), () => framed(item(it))));
+          }
         }
       }
       return Buffer.concat(parts);

@@ -69,7 +69,7 @@ describe('routeUnixConnection', () => {
   });
 
   it('sends a client whose authority is the socket path through the rewriter', async () => {
-    expect(await requests('/run/x.sock', ['/a', '/b'])).toEqual(['localhost /a', 'localhost /b']);
+    expect(await requests('/run/x.sock', ['/a', '/b'])).toEqual(['_run_x.sock /a', '_run_x.sock /b']);
     expect(routes).toEqual(['rewritten']);
   });
 

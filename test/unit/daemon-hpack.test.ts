@@ -90,7 +90,7 @@ describe('request header rewriting', () => {
     expect(isValidAuthority('/run/x.sock')).toBe(false);
   });
 
-  it('replaces a socket-path authority, also when later requests index it, whatever the chunking', () => {
+  it('replaces a socket-path authority by one of the same length, also when later requests index it, whatever the chunking', () => {
     // Request 1: literal with incremental indexing, static name 1, Huffman value (as Go sends it).
     const path = huffmanEncode('/run/isulats/isulats.sock');
     const first = Buffer.concat([Buffer.from([0x83, 0x86, 0x41, 0x80 | path.length]), path, Buffer.from([0x44, 0x05]), Buffer.from('/a/b1', 'latin1')]);
@@ -108,13 +108,15 @@ describe('request header rewriting', () => {
       const fs = frames(out.subarray(24));
       expect(fs.map((f) => f.type)).toEqual([0x4, 0x1, 0x0, 0x1]);
       const d = new HpackDecoder();
-      expect(d.decode(fs[1].payload)).toContainEqual({ name: ':authority', value: 'localhost' });
+      expect(d.decode(fs[1].payload)).toContainEqual({ name: ':authority', value: '_run_isulats_isulats.sock' });
       expect(fs[2].payload.toString()).toBe('hello');
       const h2 = d.decode(fs[3].payload);
-      expect(h2).toContainEqual({ name: ':authority', value: 'localhost' });
+      expect(h2).toContainEqual({ name: ':authority', value: '_run_isulats_isulats.sock' });
       expect(h2).toContainEqual({ name: ':path', value: '/' });
       expect(fs[3].flags).toBe(0x5);
-      expect(r.rewritten).toBe(2);
+      // The second block only indexes the entry the first one made valid: its bytes pass unchanged.
+      expect(fs[3].payload).toEqual(second);
+      expect(r.rewritten).toBe(1);
     }
   });
 
@@ -128,7 +130,7 @@ describe('request header rewriting', () => {
     expect(fs).toHaveLength(1);
     expect(fs[0].flags).toBe(0x1 | 0x4 | 0x20);
     expect(fs[0].payload.subarray(0, 5)).toEqual(Buffer.from([0, 0, 0, 0, 16]));
-    expect(new HpackDecoder().decode(fs[0].payload.subarray(5))).toEqual([{ name: ':authority', value: 'localhost' }, { name: 'x', value: 'y' }]);
+    expect(new HpackDecoder().decode(fs[0].payload.subarray(5))).toEqual([{ name: ':authority', value: '_x.sock' }, { name: 'x', value: 'y' }]);
   });
 
   it('splits a large re-encoded block into 16 KiB frames', () => {
@@ -143,5 +145,98 @@ describe('request header rewriting', () => {
   it('treats a frame inside a header block as a protocol error', () => {
     const input = Buffer.concat([PREFACE, frame(0x1, 0x0, 1, Buffer.from([0x82])), frame(0x0, 0, 1, Buffer.from('x'))]);
     expect(() => new RequestHeaderRewriter().push(input)).toThrow(/interleaved/);
+  });
+});
+
+/**
+ * An HPACK encoder as grpc-go's (golang.org/x/net/http2/hpack): every field indexed, Huffman-coded
+ * strings, a 4 KiB table evicting its oldest entries. Only the static entries gRPC requests use.
+ */
+class GoLikeEncoder {
+  private table: Array<[string, string]> = [];
+  private size = 0;
+  private static readonly STATIC: Record<string, number> = { ':authority': 1, ':method': 2, ':path': 4, ':scheme': 6, 'content-type': 31, 'user-agent': 58 };
+  private static readonly STATIC_EXACT: Record<string, number> = { ':method POST': 3, ':scheme http': 6 };
+
+  encode(fields: Array<[string, string]>): Buffer {
+    const out: number[] = [];
+    const int = (value: number, bits: number, first: number) => {
+      const max = (1 << bits) - 1;
+      if (value < max) return out.push(first | value);
+      out.push(first | max);
+      value -= max;
+      while (value >= 0x80) {
+        out.push((value & 0x7f) | 0x80);
+        value >>>= 7;
+      }
+      out.push(value);
+    };
+    const str = (s: string) => {
+      const h = huffmanEncode(s);
+      int(h.length, 7, 0x80);
+      out.push(...h);
+    };
+    for (const [name, value] of fields) {
+      const exact = GoLikeEncoder.STATIC_EXACT[`${name} ${value}`] ?? this.find((e) => e[0] === name && e[1] === value);
+      if (exact) {
+        int(exact, 7, 0x80);
+        continue;
+      }
+      const nameIndex = this.find((e) => e[0] === name) ?? GoLikeEncoder.STATIC[name] ?? 0;
+      int(nameIndex, 6, 0x40);
+      if (nameIndex === 0) str(name);
+      str(value);
+      this.table.unshift([name, value]);
+      this.size += name.length + value.length + 32;
+      while (this.size > 4096) {
+        const [n, v] = this.table.pop()!;
+        this.size -= n.length + v.length + 32;
+      }
+    }
+    return Buffer.from(out);
+  }
+
+  private find(match: (e: [string, string]) => boolean): number | undefined {
+    const i = this.table.findIndex(match);
+    return i < 0 ? undefined : 62 + i;
+  }
+}
+
+describe('request header rewriting over a long connection', () => {
+  it('keeps both HPACK tables in step through evictions: every request reaches the server with a valid authority', () => {
+    const socket = '/tmp/ist-d-Xq3Lp9/d.sock';
+    const enc = new GoLikeEncoder();
+    const r = new RequestHeaderRewriter();
+    const server = new HpackDecoder(4096);
+    const rpcs = ['Version', 'ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus'];
+    const input: Buffer[] = [PREFACE, frame(0x4, 0, 0, Buffer.alloc(0))];
+    const N = 400;
+    for (let i = 0; i < N; i++) {
+      const block = enc.encode([
+        [':method', 'POST'], [':scheme', 'http'], [':path', `/runtime.v1.RuntimeService/${rpcs[i % rpcs.length]}`],
+        [':authority', socket], ['content-type', 'application/grpc'], ['user-agent', 'grpc-go/1.59.0'], ['te', 'trailers'],
+        // A deadline per call, as kubelet sets: a new value each time, churning the table.
+        ['grpc-timeout', `${1_999_000 + i * 7}u`],
+      ]);
+      input.push(headersFrame(1 + 2 * i, block), frame(0x0, 0x1, 1 + 2 * i, Buffer.from([0, 0, 0, 0, 0])));
+    }
+    const out = Buffer.concat(input.flatMap((chunk) => r.push(chunk)));
+    const headerFrames = frames(out.subarray(24)).filter((f) => f.type === 0x1);
+    expect(headerFrames).toHaveLength(N);
+    headerFrames.forEach((f, i) => {
+      const fields = server.decode(f.payload);
+      expect(fields).toContainEqual({ name: ':authority', value: '_tmp_ist-d-Xq3Lp9_d.sock' });
+      expect(fields).toContainEqual({ name: ':path', value: `/runtime.v1.RuntimeService/${rpcs[i % rpcs.length]}` });
+      expect(fields).toContainEqual({ name: 'grpc-timeout', value: `${1_999_000 + i * 7}u` });
+    });
+    // The client evicted the authority entry and sent it as a literal again, more than once.
+    expect(r.rewritten).toBeGreaterThan(2);
+    expect(r.rewritten).toBeLessThan(N / 10);
+  });
+
+  it('passes a block whose authority is valid byte for byte, Huffman coding kept', () => {
+    const block = new GoLikeEncoder().encode([[':method', 'POST'], [':path', '/runtime.v1.RuntimeService/Version'], [':authority', 'localhost'], ['grpc-timeout', '1999876u']]);
+    const out = Buffer.concat(new RequestHeaderRewriter().push(Buffer.concat([PREFACE, headersFrame(1, block)])));
+    expect(frames(out.subarray(24))[0]!.payload).toEqual(block);
   });
 });

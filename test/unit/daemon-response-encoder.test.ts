@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Type } from 'protobufjs';
 import { loadProtoRoot, decodeMessage } from '../../src/api/proto.js';
 import { cachingEncoder } from '../../src/daemon/response-encoder.js';
+import { deepFreeze } from '../../src/runtime/store/record-cache.js';
 
 const uid = '6f1c2d8e-4b1a-4c3e-9d7f-2a5b8c9e0f11';
 
@@ -52,6 +53,20 @@ describe('cachingEncoder', async () => {
     const exited = { status: { ...status, state: 'CONTAINER_EXITED', finishedAt: '1764633700123456789', exitCode: 137, reason: 'OOMKilled' }, info: {} };
     expect(decodeMessage<any>(root, 'runtime.v1.ContainerStatusResponse', encode(exited)).status).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 137 });
     expect(encode(exited)).toEqual(plain(t, exited));
+  });
+
+  it('keeps the bytes of frozen list items by identity, and a new frozen item for a changed pod shows its state', () => {
+    const t = type('ListPodSandboxResponse');
+    const encode = cachingEncoder(t);
+    const items = Array.from({ length: 10 }, (_, i) => deepFreeze(pod(i)));
+    const first = encode({ items });
+    expect(first).toEqual(plain(t, { items }));
+    expect(encode({ items })).toEqual(first);
+    expect(encode.cached()).toBe(0); // no content keys for frozen items
+    const changed = items.map((p, i) => (i === 3 ? deepFreeze({ ...p, state: 'SANDBOX_NOTREADY' }) : p));
+    const bytes = encode({ items: changed });
+    expect(bytes).toEqual(plain(t, { items: changed }));
+    expect((decodeMessage(root, 'runtime.v1.ListPodSandboxResponse', bytes) as any).items[3].state).toBe('SANDBOX_NOTREADY');
   });
 
   it('forgets entries the recent answers did not use', () => {

@@ -24,7 +24,7 @@ import { currentCreator } from '../recovery/creator.js';
 import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
-import { containerStatusOf, imageSpecOut } from './container-status.js';
+import { containerListItem, containerStatusOf } from './container-status.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
@@ -420,7 +420,8 @@ export class ContainerService {
   // ---- status / list ----
 
   async status(req: cri.ContainerStatusRequestIn): Promise<cri.ContainerStatusResponse> {
-    const r = await this.get(req.containerId);
+    // The shared frozen record (StateStore.mustGetShared): this answer only reads it.
+    const r = await this.refresh(this.ctx.containers.mustGetShared(await this.resolveId(req.containerId)));
     const info: Record<string, string> = {};
     if (req.verbose) info.info = JSON.stringify({ pid: r.pid, sandboxID: r.sandboxId, bundle: r.bundle, cgroupsPath: r.cgroupsPath, name: r.name });
     return {
@@ -431,7 +432,8 @@ export class ContainerService {
 
   async list(req: cri.ListContainersRequestIn): Promise<cri.ListContainersResponse> {
     const f = req.filter ?? undefined;
-    let records = (await this.ctx.containers.list()).filter((r) => !r.creating);
+    // Shared frozen records (StateStore.listShared): this answer only reads them.
+    let records = this.ctx.containers.listShared().filter((r) => !r.creating);
     if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
     if (f?.podSandboxId) records = records.filter((r) => r.sandboxId.startsWith(f.podSandboxId!));
     if (f?.labelSelector) records = records.filter((r) => matchLabels(r.config.labels, f.labelSelector!));
@@ -440,20 +442,7 @@ export class ContainerService {
       const wanted: ContainerStateName = enumName(f.state.state as never, CONTAINER_STATES);
       records = records.filter((r) => r.state === wanted);
     }
-    return {
-      containers: records.map((r) => ({
-        id: r.id,
-        podSandboxId: r.sandboxId,
-        metadata: { name: r.config.metadata?.name ?? '', attempt: toInt(r.config.metadata?.attempt) },
-        image: imageSpecOut(r),
-        imageRef: r.imageRef,
-        state: r.state,
-        createdAt: r.createdAt,
-        labels: r.config.labels ?? {},
-        annotations: r.config.annotations ?? {},
-        imageId: r.imageId,
-      })),
-    };
+    return { containers: records.map(containerListItem) };
   }
 
   // ---- exec ----

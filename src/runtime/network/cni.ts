@@ -1,6 +1,7 @@
 // CNI: discovers the network config, runs plugin chains with the CNI
 // environment/stdin protocol, and caches each ADD result on disk so DEL and
 // CHECK work from another process or after a restart.
+import { readdirSync, readFileSync } from 'node:fs';
 import { access, constants, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
@@ -49,9 +50,11 @@ export class CniManager {
 
   /** The first valid config in lexical order (as kubelet and containerd pick it); undefined with the reason when none. */
   async loadConfig(): Promise<{ config?: CniConfList; reason?: string }> {
+    // Read synchronously: Status (kubelet asks every few seconds) reads this each time, and each
+    // thread-pool round trip of an async read costs more than the read of a small local file.
     let names: string[];
     try {
-      names = (await readdir(this.confDir)).filter((n) => /\.(conflist|conf|json)$/.test(n)).sort();
+      names = readdirSync(this.confDir).filter((n) => /\.(conflist|conf|json)$/.test(n)).sort();
     } catch {
       return { reason: `no network config found in ${this.confDir}` };
     }
@@ -59,7 +62,7 @@ export class CniManager {
     const problems: string[] = [];
     for (const name of names) {
       try {
-        return { config: toConfList(JSON.parse(await readFile(join(this.confDir, name), 'utf8')), name) };
+        return { config: toConfList(JSON.parse(readFileSync(join(this.confDir, name), 'utf8')), name) };
       } catch (error) {
         problems.push((error as Error).message);
       }

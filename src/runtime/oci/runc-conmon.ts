@@ -281,8 +281,11 @@ export class RuncConmonRuntime implements OciRuntime {
     let text: string;
     let mtimeNs: bigint;
     try {
+      // A running container has no exit file: ask without an exception (costly, once per container per list).
+      const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+      if (!st) return undefined;
+      mtimeNs = st.mtimeNs;
       text = readFileSync(file, 'utf8');
-      mtimeNs = statSync(file, { bigint: true }).mtimeNs;
     } catch {
       return undefined;
     }

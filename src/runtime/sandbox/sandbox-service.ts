@@ -14,6 +14,7 @@ import { pinsMounted, releasePins } from '../network/netns.js';
 import { podIps } from '../network/cni-result.js';
 import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
+import { deepFreeze } from '../store/record-cache.js';
 import type { SandboxRecord } from './sandbox-record.js';
 import type { OciRuntime } from '../oci/oci-runtime.js';
 import { ensurePauseImage } from './pause-image.js';
@@ -367,7 +368,8 @@ export class SandboxService {
 
   async status(req: cri.PodSandboxStatusRequestIn): Promise<cri.PodSandboxStatusResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '');
-    const record = await this.ctx.sandboxes.mustGet(id ?? req.podSandboxId ?? '');
+    // The shared frozen record (StateStore.mustGetShared): this answer only reads it.
+    const record = this.ctx.sandboxes.mustGetShared(id ?? req.podSandboxId ?? '');
     const state = await this.liveState(record);
     const modes = { POD: 'POD', CONTAINER: 'CONTAINER', NODE: 'NODE', TARGET: 'TARGET' } as const;
     const info: Record<string, string> = {};
@@ -462,23 +464,37 @@ export class SandboxService {
 
   async list(req: cri.ListPodSandboxRequestIn): Promise<cri.ListPodSandboxResponse> {
     const f = req.filter ?? undefined;
-    let records = (await this.ctx.sandboxes.list()).filter((r) => !r.creating);
+    // Shared frozen records (StateStore.listShared): this answer only reads them.
+    let records = this.ctx.sandboxes.listShared().filter((r) => !r.creating);
     if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
     if (f?.labelSelector) records = records.filter((r) => matchLabels(r.config.labels, f.labelSelector!));
-    const items = await Promise.all(
-      records.map(async (r) => ({
-        id: r.id,
-        metadata: metadataOut(r.config.metadata),
-        state: await this.liveState(r),
-        createdAt: r.createdAt,
-        labels: r.config.labels ?? {},
-        annotations: r.config.annotations ?? {},
-        runtimeHandler: r.runtimeHandler,
-      })),
-    );
+    const items = await Promise.all(records.map(async (r) => sandboxListItem(r, await this.liveState(r))));
     const wanted = f?.state ? (typeof f.state.state === 'number' ? ['SANDBOX_READY', 'SANDBOX_NOTREADY'][f.state.state] : (f.state.state ?? 'SANDBOX_READY')) : undefined;
     return { items: wanted ? items.filter((i) => i.state === wanted) : items };
   }
+}
+
+/**
+ * A pod's ListPodSandbox item, built once per record object and state: the shared frozen records
+ * (StateStore.listShared) stay the same objects until their file changes, so a relist gives the
+ * same frozen items, whose encoded bytes the daemon keeps (response-encoder.ts).
+ */
+const listItems = new WeakMap<SandboxRecord, cri.PodSandbox>();
+
+export function sandboxListItem(r: SandboxRecord, state: cri.PodSandbox['state']): cri.PodSandbox {
+  const known = listItems.get(r);
+  if (known?.state === state) return known;
+  const item: cri.PodSandbox = {
+    id: r.id,
+    metadata: metadataOut(r.config.metadata),
+    state,
+    createdAt: r.createdAt,
+    labels: r.config.labels ?? {},
+    annotations: r.config.annotations ?? {},
+    runtimeHandler: r.runtimeHandler,
+  };
+  if (Object.isFrozen(r)) listItems.set(r, deepFreeze(item));
+  return item;
 }
 
 /** The namespace pins a record names. */

@@ -4,12 +4,13 @@
 // written atomically, so
 // several CLI processes and a daemon can share one root; only work on the same
 // object is serialised. Listing reads the records (never parses names).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { alreadyExists, notFound } from '../errors.js';
 import { writeJsonAtomic } from './atomic-file.js';
 import { removeHeldLock, withFileLock } from './lock.js';
 import { mkdirPrivate } from './private-dirs.js';
+import { RecordCache } from './record-cache.js';
 import { discard, makeTrash } from './trash.js';
 import { joinPath } from './path-join.js';
 
@@ -23,6 +24,7 @@ export class StateStore<T extends StoredObject> {
   private readonly dir: string;
   private readonly lockDir: string;
   private readonly trashDir: string;
+  private readonly shared = new RecordCache<T>();
 
   constructor(root: string, readonly kind: 'sandboxes' | 'containers') {
     this.dir = joinPath(root, kind);
@@ -118,6 +120,38 @@ export class StateStore<T extends StoredObject> {
   async list(): Promise<T[]> {
     const records: Array<T | undefined> = await Promise.all((await this.ids()).map((id) => this.get(id).catch(() => undefined)));
     return records.filter((r): r is T => r !== undefined);
+  }
+
+  /**
+   * Every record, frozen and shared with other callers (RecordCache): for answers that only read
+   * them (ListPodSandbox, ListContainers). The directory is read synchronously, as records are.
+   */
+  listShared(): readonly T[] {
+    let ids: string[];
+    try {
+      ids = readdirSync(this.dir).filter((n) => ID_PATTERN.test(n));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const records: T[] = [];
+    for (const id of ids) {
+      try {
+        const record = this.shared.read(id, this.metaPath(id));
+        if (record) records.push(record);
+      } catch {
+        // unreadable or half-written by a foreign tool: skipped, as list() does
+      }
+    }
+    this.shared.keepOnly(ids);
+    return records;
+  }
+
+  /** One record as listShared gives it (frozen, shared): for status answers. */
+  mustGetShared(id: string): T {
+    const record = ID_PATTERN.test(id) ? this.shared.read(id, this.metaPath(id)) : undefined;
+    if (!record) throw notFound(`${this.kind === 'sandboxes' ? 'pod sandbox' : 'container'} "${id}" not found`);
+    return record;
   }
 
   /** Full ID for a unique prefix (as crictl and isula accept); undefined when none. */
