@@ -25,6 +25,7 @@ import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerStatusOf, imageSpecOut } from './container-status.js';
+import { execProcessOf } from '../exec/exec-process.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
@@ -458,8 +459,7 @@ export class ContainerService {
     if (!cmd?.length) throw invalidArgument('exec needs a command');
     const record = await this.get(id);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running (${record.state})`);
-    const spec = JSON.parse(await readFile(join(record.bundle, 'config.json'), 'utf8')) as { process: OciProcess };
-    return { record, proc: { ...spec.process, args: cmd, terminal: tty } };
+    return { record, proc: execProcessOf(record.bundle, cmd, tty) };
   }
 
   async execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse> {
