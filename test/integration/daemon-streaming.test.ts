@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteBackend } from '../../src/client/remote.js';
 import { EmbeddedBackend } from '../../src/client/embedded.js';
 import { adminExtras, adminInfo } from '../../src/client/admin-client.js';
-import { runRemoteCommand, startPortForward } from '../../src/client/streaming/index.js';
+import { runRemoteCommand, startPortForward, upgradeToSpdy } from '../../src/client/streaming/index.js';
+import { HEADER_STREAM_TYPE, SPDY_REMOTECOMMAND_PROTOCOLS, STREAM_TYPE } from '../../src/protocols/remotecommand/index.js';
+import type { SpdyConnection } from '../../src/protocols/spdy/index.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/daemon/logger.js';
 import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
@@ -210,6 +212,52 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     }
   });
 
+  describe('a TTY exec over SPDY whose client opens its streams one at a time', () => {
+    // client-go opens error, stdout and resize streams one reply after another; the exec's conmon
+    // boots meanwhile, and the command waits until all of them are open.
+    const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${web.slice(0, 12)}-`));
+    const ran = async (marker: string) => (await client.execSync({ containerId: web, cmd: ['test', '-e', marker] })).exitCode === 0;
+    async function openWithErrorStreamOnly(marker: string): Promise<SpdyConnection> {
+      const { url } = await client.exec({ containerId: web, cmd: ['sh', '-c', `touch ${marker}; echo ran-${marker}`], stdout: true, tty: true });
+      const { connection } = await upgradeToSpdy(url, SPDY_REMOTECOMMAND_PROTOCOLS, { method: 'POST' });
+      connection.on('error', () => {});
+      await connection.createStream({ [HEADER_STREAM_TYPE]: STREAM_TYPE.error }).waitReply(10_000);
+      // The exec's conmon has made its attach socket (and its link) while two streams are still missing.
+      await waitUntil(async () => (await links()).length === 1, 'the exec conmon\'s attach link');
+      return connection;
+    }
+
+    it('boots the monitor before the last stream opens and runs the command once it has', async () => {
+      const marker = `/tmp/early-${process.pid}-a`;
+      const connection = await openWithErrorStreamOnly(marker);
+      try {
+        await sleep(300);
+        expect(await ran(marker)).toBe(false);
+        const stdout = connection.createStream({ [HEADER_STREAM_TYPE]: STREAM_TYPE.stdout });
+        const out = sink();
+        stdout.pipe(out.stream);
+        const resize = connection.createStream({ [HEADER_STREAM_TYPE]: STREAM_TYPE.resize });
+        await resize.waitReply(10_000);
+        await waitText(out.text, `ran-${marker}`);
+        expect(out.text()).toBe(`ran-${marker}\r\n`);
+        expect(await ran(marker)).toBe(true);
+      } finally {
+        connection.destroy();
+      }
+      await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the session cleaned up');
+    });
+
+    it('runs nothing and leaves nothing behind when the client leaves before opening them all', async () => {
+      const marker = `/tmp/early-${process.pid}-b`;
+      const connection = await openWithErrorStreamOnly(marker);
+      connection.destroy();
+      await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the session cleaned up');
+      await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the exec conmon gone');
+      await sleep(500);
+      expect(await ran(marker)).toBe(false);
+    });
+  });
+
   it('answers Exec for unknown containers and bad stream options with the right codes', async () => {
     await expect(client.exec({ containerId: 'f'.repeat(64), cmd: ['true'], stdout: true })).rejects.toMatchObject({ kind: 'not-found' });
     await expect(client.exec({ containerId: web, cmd: ['true'], stdout: true, stderr: true, tty: true })).rejects.toMatchObject({ kind: 'invalid-argument' });
@@ -282,4 +330,12 @@ async function waitForHttp(port: number): Promise<string> {
     }
   }
   throw last;
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
 }

@@ -13,9 +13,21 @@ import { TokenCache } from '../../src/daemon/streaming/token-cache.js';
 import type { StreamingRuntime } from '../../src/daemon/streaming/types.js';
 import { decodeChannelMessage, encodeChannelMessage } from '../../src/protocols/k8s-channel/index.js';
 
+/** Sessions of the `early` command, as the runtime got them. */
+const earlySessions: { io: StreamIO; streamsAtStart: boolean; opened?: 'yes' | 'never' }[] = [];
+
 /** A scripted process: cmd[0] names what it does. */
 async function fakeExec(cmd: string[], io: StreamIO): Promise<number> {
   const [what, a, b] = cmd;
+  if (what === 'early') {
+    const session: (typeof earlySessions)[number] = { io, streamsAtStart: !!io.stdout };
+    earlySessions.push(session);
+    await io.opened?.then(() => (session.opened = 'yes'), () => (session.opened = 'never'));
+    io.stdout?.write('ran');
+    return 0;
+  }
+  // A runtime touches no stream before they are all open (StreamIO.opened).
+  await io.opened;
   if (what === 'fail') throw new Error('boom: no such container');
   if (what === 'print') {
     io.stdout?.write(a ?? '');
@@ -108,6 +120,41 @@ describe('StreamingServer', () => {
     expect(exec(['print'])).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/exec\/[A-Za-z0-9_-]{22}$/);
     expect(server.getAttach({ containerId: 'c1', stdout: true }).url).toMatch(/\/attach\//);
     expect(server.getPortForward({ podSandboxId: 'p1', port: [80] }).url).toMatch(/\/portforward\//);
+  });
+
+  it('starts a TTY exec over SPDY while the client is still opening its streams, and runs it once they are open', async () => {
+    earlySessions.length = 0;
+    // Error stream only (stdout and resize missing): the session has started, its streams not yet open.
+    const { connection } = await upgradeToSpdy(exec(['early'], { tty: true }), ['v4.channel.k8s.io'], { method: 'POST' });
+    connection.on('error', () => {});
+    await connection.createStream({ streamtype: 'error' }).waitReply(5_000);
+    for (let i = 0; i < 100 && earlySessions.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, undefined]]);
+    const out = sink();
+    connection.createStream({ streamtype: 'stdout' }).pipe(out.stream);
+    await connection.createStream({ streamtype: 'resize' }).waitReply(5_000);
+    for (let i = 0; i < 100 && !out.text(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(out.text()).toBe('ran');
+    expect(earlySessions[0]!.opened).toBe('yes');
+    connection.destroy();
+  });
+
+  it('tells a TTY exec over SPDY that its streams will never open when the client leaves first', async () => {
+    earlySessions.length = 0;
+    const { connection } = await upgradeToSpdy(exec(['early'], { tty: true }), ['v4.channel.k8s.io'], { method: 'POST' });
+    connection.on('error', () => {});
+    await connection.createStream({ streamtype: 'error' }).waitReply(5_000);
+    for (let i = 0; i < 100 && earlySessions.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    connection.destroy();
+    for (let i = 0; i < 100 && !earlySessions[0]?.opened; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(earlySessions.map((e) => e.opened)).toEqual(['never']);
+  });
+
+  it('starts a TTY exec over WebSocket with its channels already there', async () => {
+    earlySessions.length = 0;
+    const out = sink();
+    expect((await runRemoteCommand(exec(['early'], { tty: true }), { transport: 'websocket', stdout: out.stream, tty: true })).exitCode).toBe(0);
+    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[true, undefined]]);
   });
 
   for (const transport of ['websocket', 'spdy'] as const) {

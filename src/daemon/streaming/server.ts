@@ -169,8 +169,10 @@ export class StreamingServer {
       sessionDone(servePortForwardSpdy(connection, pod, (port) => this.opts.runtime.portForward(pod, port)));
       return;
     }
+    // A TTY exec starts its monitor while the client opens its streams (see serveCommandSpdy).
+    const startEarly = request.kind === 'exec' && !!request.req.tty;
     sessionDone(serveCommandSpdy(connection, protocol, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request, io),
-      this.opts.streamCreationTimeoutMs ?? STREAM_CREATION_TIMEOUT_MS));
+      this.opts.streamCreationTimeoutMs ?? STREAM_CREATION_TIMEOUT_MS, startEarly));
   }
 
   private async serveWebSocket(ws: WebSocket, request: StreamRequest, url: URL): Promise<void> {

@@ -16,25 +16,42 @@ import type { StreamOptions } from './types.js';
 /** kubelet's default stream creation timeout. */
 export const STREAM_CREATION_TIMEOUT_MS = 30_000;
 
+/**
+ * With `startEarly`, the session starts at once with `io.opened` pending, while the client opens
+ * its streams one round trip after another (client-go waits for each reply): a TTY exec's monitor
+ * boots meanwhile instead of after. The process itself waits for `io.opened`.
+ */
 export async function serveCommandSpdy(
   connection: SpdyConnection, protocol: string, opts: StreamOptions, run: (io: StreamIO) => Promise<K8sStatus>,
-  creationTimeoutMs = STREAM_CREATION_TIMEOUT_MS,
+  creationTimeoutMs = STREAM_CREATION_TIMEOUT_MS, startEarly = false,
 ): Promise<void> {
   const version = spdyProtocolVersion(protocol) ?? 1;
   const wantResize = opts.tty && version >= 3;
   const expected = 1 + Number(opts.stdin) + Number(opts.stdout) + Number(opts.stderr) + Number(wantResize);
+  const io: StreamIO = { tty: opts.tty };
+  let opened = (): void => {};
+  let neverOpened = (_error: Error): void => {};
+  let early: Promise<K8sStatus> | undefined;
+  if (startEarly) {
+    io.opened = new Promise<void>((resolve, reject) => {
+      opened = resolve;
+      neverOpened = reject;
+    });
+    io.opened.catch(() => undefined);
+    early = run(io);
+  }
   let streams: Map<string, SpdyStream>;
   try {
     streams = await collectStreams(connection, expected, creationTimeoutMs);
-  } catch {
+    if (!streams.has(STREAM_TYPE.error)) throw new Error('no error stream');
+  } catch (error) {
+    neverOpened(error as Error);
     connection.destroy();
+    // An early session ends once the runtime has seen that the streams never came (and ran nothing).
+    await early;
     return;
   }
-  const error = streams.get(STREAM_TYPE.error);
-  if (!error) {
-    connection.destroy();
-    return;
-  }
+  const error = streams.get(STREAM_TYPE.error)!;
   const stdin = opts.stdin ? streams.get(STREAM_TYPE.stdin) : undefined;
   const stdout = opts.stdout ? streams.get(STREAM_TYPE.stdout) : undefined;
   const stderr = opts.stderr ? streams.get(STREAM_TYPE.stderr) : undefined;
@@ -52,8 +69,10 @@ export async function serveCommandSpdy(
     resolve(undefined);
   }));
 
+  Object.assign(io, { stdin, stdout, stderr, resize: sizes });
+  opened();
   // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
-  const status = await Promise.race([run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes }), gone]);
+  const status = await Promise.race([early ?? run(io), gone]);
   if (!status) return;
   await Promise.all([stdout, stderr].map((w) => (w ? endAndFlush(w) : undefined)));
   const statusBytes = encodeStatus(status, version >= 4 ? 'json' : 'text');

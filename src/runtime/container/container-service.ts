@@ -472,7 +472,8 @@ export class ContainerService {
 
   async execStream(req: cri.ExecRequestIn, io: StreamIO): Promise<number> {
     const { record, proc } = await this.execProcess(req.containerId ?? '', req.cmd, !!req.tty);
-    return this.oci(record).execStream(record.id, proc, io);
+    // From the request: a session that starts early (io.opened pending) has no stdin stream yet.
+    return this.oci(record).execStream(record.id, proc, io, { stdin: !!(req.stdin || io.stdin) });
   }
 
   async attachStream(req: cri.AttachRequestIn, io: StreamIO): Promise<number> {

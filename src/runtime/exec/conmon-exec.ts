@@ -29,6 +29,8 @@ export interface ConmonExecOptions {
   sessionsDir: string;
   containerId: string;
   process: OciProcess;
+  /** Whether the client sends stdin (conmon -i); `io.stdin` may not be there yet (see io.opened). */
+  stdin: boolean;
   io: StreamIO;
   timeoutMs?: number;
 }
@@ -129,7 +131,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     '--runtime-arg', o.runcRoot,
   ];
   if (o.io.tty) args.push('-t');
-  if (o.io.stdin) args.push('-i');
+  if (o.stdin) args.push('-i');
   const timeout = o.timeoutMs ?? 30_000;
   let pipes: Socket[] = [];
   try {
@@ -149,6 +151,9 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     start.write('0');
     const ready = await attachReady.next(timeout);
     if (ready.data < 0) throw internal(`exec failed: ${ready.message ?? 'attach socket setup'}`);
+    // conmon booted while the client was opening its streams; the command waits for them (when
+    // they never come, the finally below ends the session without running it).
+    await o.io.opened;
     let connected!: () => void;
     const isConnected = new Promise<void>((resolve) => (connected = resolve));
     const streaming = attachToConmon({
@@ -174,7 +179,10 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     await streaming.catch(() => undefined);
     return exit.data;
   } finally {
-    for (const s of pipes) s?.destroy();
+    // The session dir goes first: when our end of the start pipe closes, conmon's waiting child
+    // execs runc even if we never said start (a session given up early), and runc then finds no
+    // process spec and fails before anything runs in the container.
     removeSession(session, link);
+    for (const s of pipes) s?.destroy();
   }
 }
