@@ -196,9 +196,18 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     expect((await runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).exitCode).toBe(0);
     await expect(runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
     const { url: late } = await client.exec(req);
+    // A TTY exec starts with its URL (its conmon boots at once); left unused, it is ended at expiry.
+    const marker = `/tmp/unused-${process.pid}`;
+    const { url: unused } = await client.exec({ containerId: web, cmd: ['sh', '-c', `touch ${marker}`], stdout: true, tty: true });
+    const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${web.slice(0, 12)}-`));
+    await waitUntil(async () => (await links()).length === 1, 'the unused exec\'s conmon');
     await sleep(TOKEN_TTL_MS + 200);
     await expect(runRemoteCommand(late, { transport: 'spdy', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
-  });
+    await expect(runRemoteCommand(unused, { transport: 'spdy', stdout: sink().stream, tty: true })).rejects.toThrow(/404/);
+    await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the unused session cleaned up');
+    await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the unused exec conmon gone');
+    expect((await client.execSync({ containerId: web, cmd: ['test', '-e', marker] })).exitCode).toBe(1);
+  }, 60_000);
 
   it('hands out streaming URLs to a runtime.v1alpha2 client too', async () => {
     const old = new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 30_000, apiVersion: 'v1alpha2' });
@@ -213,8 +222,8 @@ describe('isulats daemon: streaming over the embedded engine', () => {
   });
 
   describe('a TTY exec over SPDY whose client opens its streams one at a time', () => {
-    // client-go opens error, stdout and resize streams one reply after another; the exec's conmon
-    // boots meanwhile, and the command waits until all of them are open.
+    // The exec's conmon boots from the Exec answer on, while client-go comes and opens error, stdout
+    // and resize streams one reply after another; the command waits until all of them are open.
     const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${web.slice(0, 12)}-`));
     const ran = async (marker: string) => (await client.execSync({ containerId: web, cmd: ['test', '-e', marker] })).exitCode === 0;
     async function openWithErrorStreamOnly(marker: string): Promise<SpdyConnection> {

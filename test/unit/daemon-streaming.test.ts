@@ -122,39 +122,55 @@ describe('StreamingServer', () => {
     expect(server.getPortForward({ podSandboxId: 'p1', port: [80] }).url).toMatch(/\/portforward\//);
   });
 
-  it('starts a TTY exec over SPDY while the client is still opening its streams, and runs it once they are open', async () => {
+  const waitFor = async (check: () => boolean): Promise<void> => {
+    for (let i = 0; i < 150 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('starts a TTY exec when its URL is handed out, and runs it once the SPDY client has opened its streams', async () => {
     earlySessions.length = 0;
-    // Error stream only (stdout and resize missing): the session has started, its streams not yet open.
-    const { connection } = await upgradeToSpdy(exec(['early'], { tty: true }), ['v4.channel.k8s.io'], { method: 'POST' });
+    const url = exec(['early'], { tty: true });
+    await waitFor(() => earlySessions.length > 0);
+    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, undefined]]);
+    // Error stream only (stdout and resize missing): still waiting.
+    const { connection } = await upgradeToSpdy(url, ['v4.channel.k8s.io'], { method: 'POST' });
     connection.on('error', () => {});
     await connection.createStream({ streamtype: 'error' }).waitReply(5_000);
-    for (let i = 0; i < 100 && earlySessions.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, undefined]]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(earlySessions[0]!.opened).toBeUndefined();
     const out = sink();
     connection.createStream({ streamtype: 'stdout' }).pipe(out.stream);
     await connection.createStream({ streamtype: 'resize' }).waitReply(5_000);
-    for (let i = 0; i < 100 && !out.text(); i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => !!out.text());
     expect(out.text()).toBe('ran');
-    expect(earlySessions[0]!.opened).toBe('yes');
+    expect(earlySessions.map((e) => e.opened)).toEqual(['yes']);
     connection.destroy();
   });
 
-  it('tells a TTY exec over SPDY that its streams will never open when the client leaves first', async () => {
+  it('hands the WebSocket channels to a TTY exec started with its URL', async () => {
+    earlySessions.length = 0;
+    const out = sink();
+    expect((await runRemoteCommand(exec(['early'], { tty: true }), { transport: 'websocket', stdout: out.stream, tty: true })).exitCode).toBe(0);
+    expect(out.text()).toBe('ran');
+    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, 'yes']]);
+  });
+
+  it('tells a TTY exec its streams will never open when the SPDY client leaves first', async () => {
     earlySessions.length = 0;
     const { connection } = await upgradeToSpdy(exec(['early'], { tty: true }), ['v4.channel.k8s.io'], { method: 'POST' });
     connection.on('error', () => {});
     await connection.createStream({ streamtype: 'error' }).waitReply(5_000);
-    for (let i = 0; i < 100 && earlySessions.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     connection.destroy();
-    for (let i = 0; i < 100 && !earlySessions[0]?.opened; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => !!earlySessions[0]?.opened);
     expect(earlySessions.map((e) => e.opened)).toEqual(['never']);
   });
 
-  it('starts a TTY exec over WebSocket with its channels already there', async () => {
+  it('tells a TTY exec its streams will never open when its URL expires unused, or is used for attach', async () => {
     earlySessions.length = 0;
-    const out = sink();
-    expect((await runRemoteCommand(exec(['early'], { tty: true }), { transport: 'websocket', stdout: out.stream, tty: true })).exitCode).toBe(0);
-    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[true, undefined]]);
+    exec(['early'], { tty: true });
+    const misused = exec(['early'], { tty: true }).replace('/exec/', '/attach/');
+    await expect(runRemoteCommand(misused, { transport: 'spdy', stdout: sink().stream, tty: true })).rejects.toThrow();
+    await waitFor(() => earlySessions.every((e) => !!e.opened) && earlySessions.length === 2);
+    expect(earlySessions.map((e) => e.opened)).toEqual(['never', 'never']);
   });
 
   for (const transport of ['websocket', 'spdy'] as const) {

@@ -9,6 +9,7 @@ import {
 } from '../../protocols/remotecommand/index.js';
 import type { SpdyConnection, SpdyStream } from '../../protocols/spdy/index.js';
 import { encodeStatus } from './command-session.js';
+import type { EarlySession } from './early-session.js';
 import { SizeQueue } from './size-queue.js';
 import { endAndFlush } from './ws-command.js';
 import type { StreamOptions } from './types.js';
@@ -17,38 +18,25 @@ import type { StreamOptions } from './types.js';
 export const STREAM_CREATION_TIMEOUT_MS = 30_000;
 
 /**
- * With `startEarly`, the session starts at once with `io.opened` pending, while the client opens
- * its streams one round trip after another (client-go waits for each reply): a TTY exec's monitor
- * boots meanwhile instead of after. The process itself waits for `io.opened`.
+ * With `early`, the session has already started (see EarlySession) and goes on once the client has
+ * opened its streams, one round trip after another (client-go waits for each reply).
  */
 export async function serveCommandSpdy(
   connection: SpdyConnection, protocol: string, opts: StreamOptions, run: (io: StreamIO) => Promise<K8sStatus>,
-  creationTimeoutMs = STREAM_CREATION_TIMEOUT_MS, startEarly = false,
+  creationTimeoutMs = STREAM_CREATION_TIMEOUT_MS, early?: EarlySession,
 ): Promise<void> {
   const version = spdyProtocolVersion(protocol) ?? 1;
   const wantResize = opts.tty && version >= 3;
   const expected = 1 + Number(opts.stdin) + Number(opts.stdout) + Number(opts.stderr) + Number(wantResize);
-  const io: StreamIO = { tty: opts.tty };
-  let opened = (): void => {};
-  let neverOpened = (_error: Error): void => {};
-  let early: Promise<K8sStatus> | undefined;
-  if (startEarly) {
-    io.opened = new Promise<void>((resolve, reject) => {
-      opened = resolve;
-      neverOpened = reject;
-    });
-    io.opened.catch(() => undefined);
-    early = run(io);
-  }
   let streams: Map<string, SpdyStream>;
   try {
     streams = await collectStreams(connection, expected, creationTimeoutMs);
     if (!streams.has(STREAM_TYPE.error)) throw new Error('no error stream');
   } catch (error) {
-    neverOpened(error as Error);
+    early?.abandon(`the client's streams never opened: ${(error as Error).message}`);
     connection.destroy();
     // An early session ends once the runtime has seen that the streams never came (and ran nothing).
-    await early;
+    await early?.status;
     return;
   }
   const error = streams.get(STREAM_TYPE.error)!;
@@ -69,10 +57,9 @@ export async function serveCommandSpdy(
     resolve(undefined);
   }));
 
-  Object.assign(io, { stdin, stdout, stderr, resize: sizes });
-  opened();
+  const streamsOpen = { stdin, stdout, stderr, resize: sizes };
   // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
-  const status = await Promise.race([early ?? run(io), gone]);
+  const status = await Promise.race([early ? early.open(streamsOpen) : run({ ...streamsOpen, tty: opts.tty }), gone]);
   if (!status) return;
   await Promise.all([stdout, stderr].map((w) => (w ? endAndFlush(w) : undefined)));
   const statusBytes = encodeStatus(status, version >= 4 ? 'json' : 'text');
