@@ -151,9 +151,6 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     start.write('0');
     const ready = await attachReady.next(timeout);
     if (ready.data < 0) throw internal(`exec failed: ${ready.message ?? 'attach socket setup'}`);
-    // conmon booted while the client was opening its streams; the command waits for them (when
-    // they never come, the finally below ends the session without running it).
-    await o.io.opened;
     let connected!: () => void;
     const isConnected = new Promise<void>((resolve) => (connected = resolve));
     const streaming = attachToConmon({
@@ -172,6 +169,9 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     // read only after `runc exec -d` has exited, and the accept is ready before runc even starts.
     // A failed connect settles `streaming` instead (and the session goes on without output, as before).
     await Promise.race([isConnected, streaming.catch(() => undefined)]);
+    // conmon booted and we connected while the client was still coming; the command waits for its
+    // streams (when they never come, the finally below ends the session without running it).
+    await o.io.opened;
     start.write('0');
     const started = await sync.next(timeout);
     if (started.data < 0) throw internal(`exec failed: ${started.message ?? 'runc exec'}`);
