@@ -221,6 +221,13 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     }
   });
 
+  it('reports 137 for a TTY exec killed by SIGKILL', async () => {
+    const { url } = await client.exec({ containerId: web, cmd: ['sh', '-c', 'echo up; kill -9 $$'], stdout: true, tty: true });
+    const out = sink();
+    expect((await runRemoteCommand(url, { transport: 'spdy', stdout: out.stream, tty: true })).exitCode).toBe(137);
+    expect(out.text()).toBe('up\r\n');
+  });
+
   describe('a TTY exec over SPDY whose client opens its streams one at a time', () => {
     // The exec's conmon boots from the Exec answer on, while client-go comes and opens error, stdout
     // and resize streams one reply after another; the command waits until all of them are open.
