@@ -10,6 +10,7 @@
 //   rmi         the RemoveImage before each pull
 // Usage: node bench/streams/run-ops.mjs [RUNS] [OPS]   (default 15 and all, OPS comma-separated;
 //        BENCH_RAW=1 prints every time, BENCH_DAEMON_LOG=FILE keeps the daemon's log,
+//        BENCH_BEFORE_BIN=OTHER/bin/isulats adds that build's daemon as `isulats-before`, in the same rounds,
 //        BENCH_DAEMON_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' profiles the daemon)
 import { randomBytes } from 'node:crypto';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
@@ -83,6 +84,12 @@ runBenchWithRig(async (rig) => {
     { name: 'isulats', endpoint: daemon.endpoint, containerId: '', pid: daemon.pid, dir: daemon.dir, pids: [] as number[] },
     { name: 'containerd', endpoint: rig.containerd.endpoint, containerId: '', pid: rig.containerd.pid, dir: rig.containerd.dir, pids: [] as number[] },
   ];
+  if (process.env.BENCH_BEFORE_BIN) {
+    // Another build of the daemon (e.g. main before a change), measured in the same interleaved rounds.
+    const before = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, binPath: process.env.BENCH_BEFORE_BIN });
+    rig.daemons.push(before);
+    targets.push({ name: 'isulats-before', endpoint: before.endpoint, containerId: '', pid: before.pid, dir: before.dir, pids: [] as number[] });
+  }
   for (const t of targets) {
     const go = (args: string[]) => runGoCriClient(bin, ['-endpoint', t.endpoint, ...args]);
     const pulled = await go(['pull', '-image', rig.images.busybox]);
@@ -114,7 +121,8 @@ runBenchWithRig(async (rig) => {
   const times = new Map<string, number[]>();
   const add = (key: string, ms: number) => times.set(key, [...(times.get(key) ?? []), ms]);
   for (let r = 0; r < runs; r++) {
-    const order = r % 2 === 0 ? targets : [...targets].reverse();
+    // Each target goes first as often as the others.
+    const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
     for (const op of ops) {
       for (const t of order) {
         if (op.startsWith('pull')) {
@@ -128,21 +136,22 @@ runBenchWithRig(async (rig) => {
     }
   }
   console.log(`lifecycle ops through test/go-cri-client, whole client process timed, ${runs} interleaved rounds, medians (ms)`);
-  console.log('| op | isulats | containerd 1.6 | ratio |');
-  console.log('| --- | --- | --- | --- |');
+  const daemons = targets.map((t) => t.name).filter((n) => n !== 'containerd');
+  console.log(`| op | ${daemons.join(' | ')} | containerd 1.6 | ${daemons.map((n) => `${n} ratio`).join(' | ')} |`);
+  console.log(`|${' --- |'.repeat(2 + 2 * daemons.length)}`);
   const keys = [...new Set([...times.keys()].map((k) => k.split('|')[0]!))];
   for (const k of keys) {
-    const a = median(times.get(`${k}|isulats`) ?? []);
     const b = median(times.get(`${k}|containerd`) ?? []);
-    console.log(`| ${k} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} |`);
+    const ours = daemons.map((n) => median(times.get(`${k}|${n}`) ?? []));
+    console.log(`| ${k} | ${ours.map((a) => a.toFixed(1)).join(' | ')} | ${b.toFixed(1)} | ${ours.map((a) => (a / b).toFixed(2)).join(' | ')} |`);
   }
   console.log('');
   console.log('runtime CPU per call (daemon; containerd + its shims; user + system, children such as runc not counted), mean ms');
-  console.log('| call | isulats | containerd 1.6 |');
-  console.log('| --- | --- | --- |');
+  console.log(`| call | ${daemons.join(' | ')} | containerd 1.6 |`);
+  console.log(`|${' --- |'.repeat(2 + daemons.length)}`);
   const mean = (xs: number[] = []) => xs.reduce((a, b) => a + b, 0) / xs.length;
   for (const k of [...new Set([...cpu.keys()].map((x) => x.split('|')[0]!))]) {
-    console.log(`| ${k} | ${mean(cpu.get(`${k}|isulats`)).toFixed(1)} | ${mean(cpu.get(`${k}|containerd`)).toFixed(1)} |`);
+    console.log(`| ${k} | ${daemons.map((n) => mean(cpu.get(`${k}|${n}`)).toFixed(1)).join(' | ')} | ${mean(cpu.get(`${k}|containerd`)).toFixed(1)} |`);
   }
   if (process.env.BENCH_RAW) console.log(JSON.stringify(Object.fromEntries(times)));
   // The daemon's log (its dir goes at teardown), e.g. for phase timestamps a profiling build writes.

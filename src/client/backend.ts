@@ -66,6 +66,12 @@ export interface StreamIO {
   tty: boolean;
   /** Terminal size changes; the first value is the initial size. */
   resize?: AsyncIterable<{ width: number; height: number }>;
+  /**
+   * Set when the session starts before the client has opened its streams (a TTY exec's monitor
+   * boots meanwhile): settles once they are open and the members above are set, rejects when
+   * they never will be. Nothing may be read, written or run before it settles.
+   */
+  opened?: Promise<void>;
 }
 
 export type BackendKind = 'remote' | 'embedded';

@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteBackend } from '../../src/client/remote.js';
 import { EmbeddedBackend } from '../../src/client/embedded.js';
 import { adminExtras, adminInfo } from '../../src/client/admin-client.js';
-import { runRemoteCommand, startPortForward } from '../../src/client/streaming/index.js';
+import { runRemoteCommand, startPortForward, upgradeToSpdy } from '../../src/client/streaming/index.js';
+import { HEADER_STREAM_TYPE, SPDY_REMOTECOMMAND_PROTOCOLS, STREAM_TYPE } from '../../src/protocols/remotecommand/index.js';
+import type { SpdyConnection } from '../../src/protocols/spdy/index.js';
 import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/daemon/logger.js';
 import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
@@ -194,9 +196,18 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     expect((await runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).exitCode).toBe(0);
     await expect(runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
     const { url: late } = await client.exec(req);
+    // A TTY exec starts with its URL (its conmon boots at once); left unused, it is ended at expiry.
+    const marker = `/tmp/unused-${process.pid}`;
+    const { url: unused } = await client.exec({ containerId: web, cmd: ['sh', '-c', `touch ${marker}`], stdout: true, tty: true });
+    const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${web.slice(0, 12)}-`));
+    await waitUntil(async () => (await links()).length === 1, 'the unused exec\'s conmon');
     await sleep(TOKEN_TTL_MS + 200);
     await expect(runRemoteCommand(late, { transport: 'spdy', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
-  });
+    await expect(runRemoteCommand(unused, { transport: 'spdy', stdout: sink().stream, tty: true })).rejects.toThrow(/404/);
+    await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the unused session cleaned up');
+    await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the unused exec conmon gone');
+    expect((await client.execSync({ containerId: web, cmd: ['test', '-e', marker] })).exitCode).toBe(1);
+  }, 60_000);
 
   it('hands out streaming URLs to a runtime.v1alpha2 client too', async () => {
     const old = new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 30_000, apiVersion: 'v1alpha2' });
@@ -208,6 +219,59 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     } finally {
       await old.close();
     }
+  });
+
+  it('reports 137 for a TTY exec killed by SIGKILL', async () => {
+    const { url } = await client.exec({ containerId: web, cmd: ['sh', '-c', 'echo up; kill -9 $$'], stdout: true, tty: true });
+    const out = sink();
+    expect((await runRemoteCommand(url, { transport: 'spdy', stdout: out.stream, tty: true })).exitCode).toBe(137);
+    expect(out.text()).toBe('up\r\n');
+  });
+
+  describe('a TTY exec over SPDY whose client opens its streams one at a time', () => {
+    // The exec's conmon boots from the Exec answer on, while client-go comes and opens error, stdout
+    // and resize streams one reply after another; the command waits until all of them are open.
+    const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${web.slice(0, 12)}-`));
+    const ran = async (marker: string) => (await client.execSync({ containerId: web, cmd: ['test', '-e', marker] })).exitCode === 0;
+    async function openWithErrorStreamOnly(marker: string): Promise<SpdyConnection> {
+      const { url } = await client.exec({ containerId: web, cmd: ['sh', '-c', `touch ${marker}; echo ran-${marker}`], stdout: true, tty: true });
+      const { connection } = await upgradeToSpdy(url, SPDY_REMOTECOMMAND_PROTOCOLS, { method: 'POST' });
+      connection.on('error', () => {});
+      await connection.createStream({ [HEADER_STREAM_TYPE]: STREAM_TYPE.error }).waitReply(10_000);
+      // The exec's conmon has made its attach socket (and its link) while two streams are still missing.
+      await waitUntil(async () => (await links()).length === 1, 'the exec conmon\'s attach link');
+      return connection;
+    }
+
+    it('boots the monitor before the last stream opens and runs the command once it has', async () => {
+      const marker = `/tmp/early-${process.pid}-a`;
+      const connection = await openWithErrorStreamOnly(marker);
+      try {
+        await sleep(300);
+        expect(await ran(marker)).toBe(false);
+        const stdout = connection.createStream({ [HEADER_STREAM_TYPE]: STREAM_TYPE.stdout });
+        const out = sink();
+        stdout.pipe(out.stream);
+        const resize = connection.createStream({ [HEADER_STREAM_TYPE]: STREAM_TYPE.resize });
+        await resize.waitReply(10_000);
+        await waitText(out.text, `ran-${marker}`);
+        expect(out.text()).toBe(`ran-${marker}\r\n`);
+        expect(await ran(marker)).toBe(true);
+      } finally {
+        connection.destroy();
+      }
+      await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the session cleaned up');
+    });
+
+    it('runs nothing and leaves nothing behind when the client leaves before opening them all', async () => {
+      const marker = `/tmp/early-${process.pid}-b`;
+      const connection = await openWithErrorStreamOnly(marker);
+      connection.destroy();
+      await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the session cleaned up');
+      await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the exec conmon gone');
+      await sleep(500);
+      expect(await ran(marker)).toBe(false);
+    });
   });
 
   it('answers Exec for unknown containers and bad stream options with the right codes', async () => {
@@ -282,4 +346,12 @@ async function waitForHttp(port: number): Promise<string> {
     }
   }
   throw last;
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
 }

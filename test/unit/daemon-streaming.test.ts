@@ -13,9 +13,21 @@ import { TokenCache } from '../../src/daemon/streaming/token-cache.js';
 import type { StreamingRuntime } from '../../src/daemon/streaming/types.js';
 import { decodeChannelMessage, encodeChannelMessage } from '../../src/protocols/k8s-channel/index.js';
 
+/** Sessions of the `early` command, as the runtime got them. */
+const earlySessions: { io: StreamIO; streamsAtStart: boolean; opened?: 'yes' | 'never' }[] = [];
+
 /** A scripted process: cmd[0] names what it does. */
 async function fakeExec(cmd: string[], io: StreamIO): Promise<number> {
   const [what, a, b] = cmd;
+  if (what === 'early') {
+    const session: (typeof earlySessions)[number] = { io, streamsAtStart: !!io.stdout };
+    earlySessions.push(session);
+    await io.opened?.then(() => (session.opened = 'yes'), () => (session.opened = 'never'));
+    io.stdout?.write('ran');
+    return 0;
+  }
+  // A runtime touches no stream before they are all open (StreamIO.opened).
+  await io.opened;
   if (what === 'fail') throw new Error('boom: no such container');
   if (what === 'print') {
     io.stdout?.write(a ?? '');
@@ -108,6 +120,57 @@ describe('StreamingServer', () => {
     expect(exec(['print'])).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/exec\/[A-Za-z0-9_-]{22}$/);
     expect(server.getAttach({ containerId: 'c1', stdout: true }).url).toMatch(/\/attach\//);
     expect(server.getPortForward({ podSandboxId: 'p1', port: [80] }).url).toMatch(/\/portforward\//);
+  });
+
+  const waitFor = async (check: () => boolean): Promise<void> => {
+    for (let i = 0; i < 150 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('starts a TTY exec when its URL is handed out, and runs it once the SPDY client has opened its streams', async () => {
+    earlySessions.length = 0;
+    const url = exec(['early'], { tty: true });
+    await waitFor(() => earlySessions.length > 0);
+    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, undefined]]);
+    // Error stream only (stdout and resize missing): still waiting.
+    const { connection } = await upgradeToSpdy(url, ['v4.channel.k8s.io'], { method: 'POST' });
+    connection.on('error', () => {});
+    await connection.createStream({ streamtype: 'error' }).waitReply(5_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(earlySessions[0]!.opened).toBeUndefined();
+    const out = sink();
+    connection.createStream({ streamtype: 'stdout' }).pipe(out.stream);
+    await connection.createStream({ streamtype: 'resize' }).waitReply(5_000);
+    await waitFor(() => !!out.text());
+    expect(out.text()).toBe('ran');
+    expect(earlySessions.map((e) => e.opened)).toEqual(['yes']);
+    connection.destroy();
+  });
+
+  it('hands the WebSocket channels to a TTY exec started with its URL', async () => {
+    earlySessions.length = 0;
+    const out = sink();
+    expect((await runRemoteCommand(exec(['early'], { tty: true }), { transport: 'websocket', stdout: out.stream, tty: true })).exitCode).toBe(0);
+    expect(out.text()).toBe('ran');
+    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, 'yes']]);
+  });
+
+  it('tells a TTY exec its streams will never open when the SPDY client leaves first', async () => {
+    earlySessions.length = 0;
+    const { connection } = await upgradeToSpdy(exec(['early'], { tty: true }), ['v4.channel.k8s.io'], { method: 'POST' });
+    connection.on('error', () => {});
+    await connection.createStream({ streamtype: 'error' }).waitReply(5_000);
+    connection.destroy();
+    await waitFor(() => !!earlySessions[0]?.opened);
+    expect(earlySessions.map((e) => e.opened)).toEqual(['never']);
+  });
+
+  it('tells a TTY exec its streams will never open when its URL expires unused, or is used for attach', async () => {
+    earlySessions.length = 0;
+    exec(['early'], { tty: true });
+    const misused = exec(['early'], { tty: true }).replace('/exec/', '/attach/');
+    await expect(runRemoteCommand(misused, { transport: 'spdy', stdout: sink().stream, tty: true })).rejects.toThrow();
+    await waitFor(() => earlySessions.every((e) => !!e.opened) && earlySessions.length === 2);
+    expect(earlySessions.map((e) => e.opened)).toEqual(['never', 'never']);
   });
 
   for (const transport of ['websocket', 'spdy'] as const) {

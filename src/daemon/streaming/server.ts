@@ -13,7 +13,9 @@ import {
   acceptSpdyUpgrade, PORTFORWARD_PROTOCOL, PORTFORWARD_WS_PROTOCOLS, SPDY_REMOTECOMMAND_PROTOCOLS,
 } from '../../protocols/remotecommand/index.js';
 import type { Logger } from '../logger.js';
+import type { StreamIO } from '../../client/backend.js';
 import { runCommand, type CommandRequest } from './command-session.js';
+import { EarlySession } from './early-session.js';
 import { servePortForwardSpdy, servePortForwardWebSocket } from './port-forward.js';
 import { serveCommandSpdy, STREAM_CREATION_TIMEOUT_MS } from './spdy-command.js';
 import { StartGate } from './start-gate.js';
@@ -49,6 +51,7 @@ export class StreamingServer {
   private readonly wss: WebSocketServer;
   private readonly sockets = new Set<Duplex>();
   private readonly gate: StartGate;
+  private readonly prestarted = new Set<EarlySession>();
   private baseUrl = '';
 
   private constructor(private readonly opts: StreamingServerOptions) {
@@ -99,7 +102,11 @@ export class StreamingServer {
   }
 
   getExec(req: cri.ExecRequestIn): cri.ExecResponse {
-    return { url: this.issue({ kind: 'exec', req }) };
+    const request: StreamRequest = { kind: 'exec', req };
+    const url = this.issue(request);
+    // A TTY exec starts now: its conmon boots while the client comes (see EarlySession).
+    if (req.tty && this.prestarted.size < MAX_PRESTARTED) request.early = this.prestart(request);
+    return { url };
   }
 
   getAttach(req: cri.AttachRequestIn): cri.AttachResponse {
@@ -113,6 +120,7 @@ export class StreamingServer {
   /** Stops listening and drops every open session (the processes behind them keep running). */
   async close(): Promise<void> {
     this.cache.clear();
+    for (const early of this.prestarted) early.abandon('the streaming server closed');
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     this.wss.close();
@@ -121,6 +129,20 @@ export class StreamingServer {
 
   private issue(request: StreamRequest): string {
     return `${this.baseUrl}/${request.kind}/${this.cache.insert(request)}`;
+  }
+
+  /** Starts an exec session whose URL was just handed out; abandoned unless opened within the token's life. */
+  private prestart(request: Extract<StreamRequest, { kind: 'exec' }>): EarlySession {
+    const early = new EarlySession(!!request.req.tty, (io) => runCommand(this.opts.runtime, request, io));
+    this.prestarted.add(early);
+    const timer = setTimeout(() => early.abandon('the streaming URL was not used in time'), this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS);
+    timer.unref();
+    const settled = (): void => {
+      clearTimeout(timer);
+      this.prestarted.delete(early);
+    };
+    early.io.opened!.then(settled, settled);
+    return early;
   }
 
   private onUpgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
@@ -134,14 +156,17 @@ export class StreamingServer {
     const kind = match[1] as StreamKind;
     const request = this.cache.consume(match[2]!);
     if (!request || request.kind !== kind) {
+      if (request?.kind === 'exec') request.early?.abandon(`its URL was used for ${kind}`);
       refuse(socket, 404, `token not found or expired: the ${kind} URL can be used once, within ${Math.round((this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS) / 1000)}s`);
       return;
     }
     // The token is taken at once (its lifetime ends when the client comes); the session then waits its turn to start.
     void this.gate.enter().then((release) => {
       socket.once('close', release);
-      if (socket.destroyed) release();
-      else this.serve(req, socket, head, request, url);
+      if (socket.destroyed) {
+        release();
+        if (request.kind === 'exec') request.early?.abandon('the client left before its session started');
+      } else this.serve(req, socket, head, request, url);
     });
   }
 
@@ -152,6 +177,9 @@ export class StreamingServer {
       p.then(() => releaseSocket(socket, this.opts.lingerMs ?? SOCKET_LINGER_MS), (err: unknown) => {
         this.opts.log?.warn('streaming session failed', { kind, error: err });
         socket.destroy();
+      }).finally(() => {
+        // A session that ended (or failed) before handing its streams over runs nothing.
+        if (request.kind === 'exec') request.early?.abandon('the streaming session ended before its streams opened');
       });
     };
     if (isWebSocket(req)) {
@@ -160,7 +188,10 @@ export class StreamingServer {
     }
     const isPortForward = request.kind === 'portforward';
     const accepted = acceptSpdyUpgrade(req, socket, head, isPortForward ? [PORTFORWARD_PROTOCOL] : SPDY_REMOTECOMMAND_PROTOCOLS);
-    if (!accepted) return;
+    if (!accepted) {
+      if (request.kind === 'exec') request.early?.abandon('the SPDY upgrade was refused');
+      return;
+    }
     socket.setNoDelay(true);
     const { connection, protocol } = accepted;
     connection.on('error', () => {});
@@ -169,8 +200,12 @@ export class StreamingServer {
       sessionDone(servePortForwardSpdy(connection, pod, (port) => this.opts.runtime.portForward(pod, port)));
       return;
     }
-    sessionDone(serveCommandSpdy(connection, protocol, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request, io),
-      this.opts.streamCreationTimeoutMs ?? STREAM_CREATION_TIMEOUT_MS));
+    const run = (io: StreamIO) => runCommand(this.opts.runtime, request, io);
+    // A TTY exec not started with its URL starts now, while the client opens its streams.
+    const early = request.kind === 'exec' ? (request.early ?? (request.req.tty ? new EarlySession(true, run) : undefined)) : undefined;
+    if (request.kind === 'exec') request.early = early;
+    sessionDone(serveCommandSpdy(connection, protocol, streamOptions(request.req), run,
+      this.opts.streamCreationTimeoutMs ?? STREAM_CREATION_TIMEOUT_MS, early));
   }
 
   private async serveWebSocket(ws: WebSocket, request: StreamRequest, url: URL): Promise<void> {
@@ -189,9 +224,13 @@ export class StreamingServer {
       await servePortForwardWebSocket(ws, proto, ports, pod, (port) => this.opts.runtime.portForward(pod, port));
       return;
     }
-    await serveCommandWebSocket(ws, proto, streamOptions(request.req), (io) => runCommand(this.opts.runtime, request as CommandRequest, io));
+    const early = request.kind === 'exec' ? request.early : undefined;
+    await serveCommandWebSocket(ws, proto, streamOptions(request.req), (io) => early?.open(io) ?? runCommand(this.opts.runtime, request as CommandRequest, io));
   }
 }
+
+/** TTY exec sessions started with their URLs and not yet opened: more wait for their clients to start. */
+const MAX_PRESTARTED = 4;
 
 /** Sessions starting at once, and how long one counts as starting (unless it ended before). */
 const MAX_STARTING = 2;

@@ -9,6 +9,7 @@ import {
 } from '../../protocols/remotecommand/index.js';
 import type { SpdyConnection, SpdyStream } from '../../protocols/spdy/index.js';
 import { encodeStatus } from './command-session.js';
+import type { EarlySession } from './early-session.js';
 import { SizeQueue } from './size-queue.js';
 import { endAndFlush } from './ws-command.js';
 import type { StreamOptions } from './types.js';
@@ -16,9 +17,13 @@ import type { StreamOptions } from './types.js';
 /** kubelet's default stream creation timeout. */
 export const STREAM_CREATION_TIMEOUT_MS = 30_000;
 
+/**
+ * With `early`, the session has already started (see EarlySession) and goes on once the client has
+ * opened its streams, one round trip after another (client-go waits for each reply).
+ */
 export async function serveCommandSpdy(
   connection: SpdyConnection, protocol: string, opts: StreamOptions, run: (io: StreamIO) => Promise<K8sStatus>,
-  creationTimeoutMs = STREAM_CREATION_TIMEOUT_MS,
+  creationTimeoutMs = STREAM_CREATION_TIMEOUT_MS, early?: EarlySession,
 ): Promise<void> {
   const version = spdyProtocolVersion(protocol) ?? 1;
   const wantResize = opts.tty && version >= 3;
@@ -26,15 +31,15 @@ export async function serveCommandSpdy(
   let streams: Map<string, SpdyStream>;
   try {
     streams = await collectStreams(connection, expected, creationTimeoutMs);
-  } catch {
+    if (!streams.has(STREAM_TYPE.error)) throw new Error('no error stream');
+  } catch (error) {
+    early?.abandon(`the client's streams never opened: ${(error as Error).message}`);
     connection.destroy();
+    // An early session ends once the runtime has seen that the streams never came (and ran nothing).
+    await early?.status;
     return;
   }
-  const error = streams.get(STREAM_TYPE.error);
-  if (!error) {
-    connection.destroy();
-    return;
-  }
+  const error = streams.get(STREAM_TYPE.error)!;
   const stdin = opts.stdin ? streams.get(STREAM_TYPE.stdin) : undefined;
   const stdout = opts.stdout ? streams.get(STREAM_TYPE.stdout) : undefined;
   const stderr = opts.stderr ? streams.get(STREAM_TYPE.stderr) : undefined;
@@ -52,8 +57,9 @@ export async function serveCommandSpdy(
     resolve(undefined);
   }));
 
+  const streamsOpen = { stdin, stdout, stderr, resize: sizes };
   // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
-  const status = await Promise.race([run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes }), gone]);
+  const status = await Promise.race([early ? early.open(streamsOpen) : run({ ...streamsOpen, tty: opts.tty }), gone]);
   if (!status) return;
   await Promise.all([stdout, stderr].map((w) => (w ? endAndFlush(w) : undefined)));
   const statusBytes = encodeStatus(status, version >= 4 ? 'json' : 'text');

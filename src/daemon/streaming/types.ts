@@ -4,6 +4,7 @@
 import type { Duplex } from 'node:stream';
 import type * as cri from '../../api/cri.js';
 import type { StreamIO } from '../../client/backend.js';
+import type { EarlySession } from './early-session.js';
 
 export interface StreamingRuntime {
   /** Runs the exec session; resolves with the process's exit code. */
@@ -15,7 +16,8 @@ export interface StreamingRuntime {
 }
 
 export type StreamRequest =
-  | { kind: 'exec'; req: cri.ExecRequestIn }
+  /** `early`: the session, started when the URL was handed out (a TTY exec). */
+  | { kind: 'exec'; req: cri.ExecRequestIn; early?: EarlySession }
   | { kind: 'attach'; req: cri.AttachRequestIn }
   | { kind: 'portforward'; req: cri.PortForwardRequestIn };
 

@@ -25,6 +25,7 @@ import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerListItem, containerStatusOf } from './container-status.js';
+import { execProcessOf } from '../exec/exec-process.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
@@ -451,8 +452,7 @@ export class ContainerService {
     if (!cmd?.length) throw invalidArgument('exec needs a command');
     const record = await this.get(id);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running (${record.state})`);
-    const spec = JSON.parse(await readFile(joinPath(record.bundle, 'config.json'), 'utf8')) as { process: OciProcess };
-    return { record, proc: { ...spec.process, args: cmd, terminal: tty } };
+    return { record, proc: execProcessOf(record.bundle, cmd, tty) };
   }
 
   async execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse> {
@@ -465,7 +465,8 @@ export class ContainerService {
 
   async execStream(req: cri.ExecRequestIn, io: StreamIO): Promise<number> {
     const { record, proc } = await this.execProcess(req.containerId ?? '', req.cmd, !!req.tty);
-    return this.oci(record).execStream(record.id, proc, io);
+    // From the request: a session that starts early (io.opened pending) has no stdin stream yet.
+    return this.oci(record).execStream(record.id, proc, io, { stdin: !!(req.stdin || io.stdin) });
   }
 
   async attachStream(req: cri.AttachRequestIn, io: StreamIO): Promise<number> {

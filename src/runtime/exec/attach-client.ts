@@ -103,8 +103,9 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
     sock.on('end', () => finish());
     sock.on('close', () => finish());
     sock.on('error', (error) => finish(unavailable(`attach socket ${opts.socketPath}: ${error.message}`, error)));
-    sock.connect(opts.socketPath, () => {
-      opts.onConnect?.();
+    // The client's streams, once they are open (a session may connect before: see StreamIO.opened).
+    const wire = (): void => {
+      if (settled) return;
       if (io.stdin) {
         io.stdin.on('data', onStdin);
         io.stdin.on('end', onStdinEnd);
@@ -117,6 +118,11 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
           }
         })();
       }
+    };
+    sock.connect(opts.socketPath, () => {
+      opts.onConnect?.();
+      if (io.opened) io.opened.then(wire, () => finish());
+      else wire();
     });
   });
 }

@@ -5,7 +5,7 @@
 // _OCI_STARTPIPE, reports on _OCI_ATTACHPIPE when the attach socket is ready,
 // waits for a second start write (we are attached), then reports the exec
 // pid and, when the process ends, its exit status on _OCI_SYNCPIPE.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -29,6 +29,8 @@ export interface ConmonExecOptions {
   sessionsDir: string;
   containerId: string;
   process: OciProcess;
+  /** Whether the client sends stdin (conmon -i); `io.stdin` may not be there yet (see io.opened). */
+  stdin: boolean;
   io: StreamIO;
   timeoutMs?: number;
 }
@@ -79,23 +81,38 @@ class LineReader {
   }
 }
 
+// The session's few small files are made and removed synchronously: each is a single cheap
+// syscall, and every thread-pool round trip costs more than it (milliseconds per step when the
+// pool is busy), on a path a client waits on before and after its command runs.
+
 /** A session dir under `sessionsDir`, which is made only when missing (not on every exec). */
-async function makeSession(sessionsDir: string): Promise<string> {
+function makeSession(sessionsDir: string): string {
   try {
-    return await mkdtemp(join(sessionsDir, 'x'));
+    return mkdtempSync(join(sessionsDir, 'x'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
-    return mkdtemp(join(sessionsDir, 'x'));
+    mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
+    return mkdtempSync(join(sessionsDir, 'x'));
   }
 }
 
+/** Removes the session dir and conmon's link to it (which conmon never removes). */
+function removeSession(session: string, link: string): void {
+  rmSync(session, { recursive: true, force: true });
+  rmSync(link, { force: true });
+}
+
 export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
-  const session = await makeSession(o.sessionsDir);
+  const session = makeSession(o.sessionsDir);
   const sessionId = `${o.containerId.slice(0, 12)}-${session.slice(-6)}`;
+  const link = join(o.socketDir, sessionId);
   const specFile = join(session, 'process.json');
-  // Written while conmon starts: it reads nothing before our first start write, which waits for it.
-  const specWritten = writeFile(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
+  try {
+    writeFileSync(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
+  } catch (error) {
+    removeSession(session, link);
+    throw error;
+  }
   const args = [
     '--api-version', '1',
     '-c', o.containerId,
@@ -114,12 +131,12 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     '--runtime-arg', o.runcRoot,
   ];
   if (o.io.tty) args.push('-t');
-  if (o.io.stdin) args.push('-i');
+  if (o.stdin) args.push('-i');
   const timeout = o.timeoutMs ?? 30_000;
   let pipes: Socket[] = [];
   try {
     // Through the addon when built: no fork of the daemon per exec session (see spawnWithPipes).
-    const spawned = o.runner.spawnWithPipes(
+    const spawned = await o.runner.spawnWithPipes(
       {
         cmd: o.conmon,
         args,
@@ -127,11 +144,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
       },
       3,
     );
-    // Both settle before the finally below removes the session dir.
-    const [written, child] = await Promise.allSettled([specWritten, spawned]);
-    if (child.status === 'fulfilled') pipes = child.value.pipes;
-    if (written.status === 'rejected') throw written.reason;
-    if (child.status === 'rejected') throw child.reason;
+    pipes = spawned.pipes;
     const sync = new LineReader(pipes[0]!);
     const start = pipes[1]!;
     const attachReady = new LineReader(pipes[2]!);
@@ -141,7 +154,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     let connected!: () => void;
     const isConnected = new Promise<void>((resolve) => (connected = resolve));
     const streaming = attachToConmon({
-      socketPath: join(o.socketDir, sessionId, 'attach'),
+      socketPath: join(link, 'attach'),
       io: o.io,
       onConnect: () => connected(),
       resize: async (w, h) => {
@@ -156,6 +169,9 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     // read only after `runc exec -d` has exited, and the accept is ready before runc even starts.
     // A failed connect settles `streaming` instead (and the session goes on without output, as before).
     await Promise.race([isConnected, streaming.catch(() => undefined)]);
+    // conmon booted and we connected while the client was still coming; the command waits for its
+    // streams (when they never come, the finally below ends the session without running it).
+    await o.io.opened;
     start.write('0');
     const started = await sync.next(timeout);
     if (started.data < 0) throw internal(`exec failed: ${started.message ?? 'runc exec'}`);
@@ -163,9 +179,10 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     await streaming.catch(() => undefined);
     return exit.data;
   } finally {
+    // The session dir goes first: when our end of the start pipe closes, conmon's waiting child
+    // execs runc even if we never said start (a session given up early), and runc then finds no
+    // process spec and fails before anything runs in the container.
+    removeSession(session, link);
     for (const s of pipes) s?.destroy();
-    await rm(session, { recursive: true, force: true });
-    // conmon's link to the session dir, which it never removes.
-    await rm(join(o.socketDir, sessionId), { force: true });
   }
 }

@@ -61,7 +61,7 @@ export interface OciRuntime {
   /** Whether the runtime has the container at all, told from its state dir (no process). */
   known(id: string): Promise<boolean>;
   exec(id: string, process: OciProcess, opts: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult>;
-  execStream(id: string, process: OciProcess, io: StreamIO): Promise<number>;
+  execStream(id: string, process: OciProcess, io: StreamIO, opts: { stdin: boolean }): Promise<number>;
   attach(id: string, bundle: string, io: StreamIO): Promise<void>;
   resize(bundle: string, width: number, height: number): Promise<void>;
   reopenLog(bundle: string): Promise<void>;

@@ -207,9 +207,10 @@ export class RuncConmonRuntime implements OciRuntime {
     }
   }
 
-  async execStream(id: string, proc: OciProcess, io: StreamIO): Promise<number> {
+  async execStream(id: string, proc: OciProcess, io: StreamIO, opts: { stdin: boolean }): Promise<number> {
     if (io.tty) {
       return execWithConmon({
+        stdin: opts.stdin,
         runner: this.opts.runner,
         conmon: this.conmon,
         runcPath: await this.runcPath(),
@@ -222,6 +223,7 @@ export class RuncConmonRuntime implements OciRuntime {
         io,
       });
     }
+    await io.opened;
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
     const specFile = joinPath(this.opts.runcRoot, id, `exec-${token}.json`);
     await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
@@ -243,6 +245,7 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async attach(id: string, bundle: string, io: StreamIO): Promise<void> {
+    await io.opened;
     // conmon links <socket dir>/<id> to the bundle so the socket path stays under 108 bytes.
     await attachToConmon({ socketPath: joinPath(this.opts.socketDir, id, 'attach'), io, resize: (w, h) => this.resize(bundle, w, h) });
   }
