@@ -106,13 +106,9 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
   const session = makeSession(o.sessionsDir);
   const sessionId = `${o.containerId.slice(0, 12)}-${session.slice(-6)}`;
   const link = join(o.socketDir, sessionId);
+  // Written only once the client's streams are open (below): conmon's waiting child runs runc
+  // whenever our end of the start pipe closes, our death included, and without a spec runc runs nothing.
   const specFile = join(session, 'process.json');
-  try {
-    writeFileSync(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
-  } catch (error) {
-    removeSession(session, link);
-    throw error;
-  }
   const args = [
     '--api-version', '1',
     '-c', o.containerId,
@@ -172,6 +168,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     // conmon booted and we connected while the client was still coming; the command waits for its
     // streams (when they never come, the finally below ends the session without running it).
     await o.io.opened;
+    writeFileSync(specFile, JSON.stringify({ ...o.process, terminal: o.io.tty }));
     start.write('0');
     const started = await sync.next(timeout);
     if (started.data < 0) throw internal(`exec failed: ${started.message ?? 'runc exec'}`);
@@ -181,7 +178,8 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
   } finally {
     // The session dir goes first: when our end of the start pipe closes, conmon's waiting child
     // execs runc even if we never said start (a session given up early), and runc then finds no
-    // process spec and fails before anything runs in the container.
+    // process spec and fails before anything runs in the container (as after our death, when the
+    // spec was never written).
     removeSession(session, link);
     for (const s of pipes) s?.destroy();
   }

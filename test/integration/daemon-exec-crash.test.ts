@@ -1,0 +1,77 @@
+// A TTY exec's conmon starts when the daemon hands out the exec's streaming URL, before any client
+// has come. If the daemon dies then (kill -9), nothing may run: the command was never attached to
+// anyone. conmon's waiting child runs runc as soon as the daemon's end of its start pipe closes,
+// which a death does too; the process spec runc needs is written only once the client's streams
+// are open, so runc finds none and nothing runs in the container.
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-client.js';
+import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
+import { rigEnv } from '../rig/rig-env.js';
+import { waitFor } from '../rig/wait.js';
+
+let daemon: IsulatsDaemon;
+let c: RawCriClient;
+let busybox: string;
+
+beforeAll(async () => {
+  const env = rigEnv();
+  busybox = env.ISULATS_TEST_BUSYBOX;
+  daemon = await startIsulatsDaemon({ podSandboxImage: env.ISULATS_TEST_PAUSE });
+  c = openCriClient(daemon.endpoint);
+  await c.image('PullImage', { image: { image: busybox } }, 120_000);
+}, 120_000);
+
+afterAll(async () => {
+  c?.close();
+  await daemon?.cleanup();
+});
+
+/** PIDs whose command line names `dir` (an exec session's conmon or runc). */
+async function processesMentioning(dir: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(dir)) found.push(pid);
+  }
+  return found;
+}
+
+describe('a daemon killed while a TTY exec waits for its client', () => {
+  it('runs nothing: the command never starts, and its monitor goes', async () => {
+    const uid = randomUUID();
+    const sandboxConfig: CriMessage = {
+      metadata: { name: `exec-crash-${uid}`, uid, namespace: `exec-crash-${uid.slice(0, 8)}`, attempt: 0 },
+      labels: { 'io.kubernetes.pod.uid': uid },
+      linux: {},
+    };
+    const { podSandboxId } = await c.runtime('RunPodSandbox', { config: sandboxConfig }, 60_000);
+    try {
+      const { containerId } = await c.runtime('CreateContainer', {
+        podSandboxId, sandboxConfig,
+        config: { metadata: { name: `sleeper-${uid}` }, image: { image: busybox }, command: ['sleep', '3600'], linux: {} },
+      });
+      await c.runtime('StartContainer', { containerId }, 60_000);
+      const marker = `/tmp/ran-${uid}`;
+      await c.runtime('Exec', { containerId, cmd: ['sh', '-c', `touch ${marker}`], tty: true, stdout: true, stdin: true });
+      // The exec's conmon is up (its attach link exists) while no client has come.
+      const links = async () => (await readdir(join(daemon.state, 'sk')).catch(() => [] as string[])).filter((n) => n.startsWith(`${(containerId as string).slice(0, 12)}-`));
+      await waitFor(async () => (await links()).length === 1, { timeoutMs: 10_000, intervalMs: 20, what: 'the early exec conmon' });
+      await daemon.kill();
+      const sessions = join(daemon.state, 'exec');
+      await waitFor(async () => (await processesMentioning(sessions)).length === 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the exec conmon gone' });
+      await sleep(300);
+      await daemon.start();
+      const probe = await c.runtime('ExecSync', { containerId, cmd: ['test', '-e', marker], timeout: 10 }, 30_000);
+      expect(probe.exitCode ?? 0).toBe(1);
+    } finally {
+      await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+      await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+    }
+  }, 120_000);
+});
