@@ -4,7 +4,8 @@
 // which a death does too; the process spec runc needs is written only once the client's streams
 // are open, so runc finds none and nothing runs in the container.
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { processesMentioning } from '../rig/host-cleanup.js';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,17 +31,6 @@ afterAll(async () => {
   await daemon?.cleanup();
 });
 
-/** PIDs whose command line names `dir` (an exec session's conmon or runc). */
-async function processesMentioning(dir: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(dir)) found.push(pid);
-  }
-  return found;
-}
 
 describe('a daemon killed while a TTY exec waits for its client', () => {
   it('runs nothing: the command never starts, and its monitor goes', async () => {

@@ -4,7 +4,7 @@
 // the daemon socket) and streams over WebSocket and SPDY with our own
 // streaming client, into real containers run by runc and conmon.
 import http from 'node:http';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/daemon/logger.js';
 import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { IsulatsError } from '../../src/runtime/errors.js';
+import { processesMentioning } from '../rig/host-cleanup.js';
 import { BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
 // Short enough to test expiry, long enough for 100 sessions started at once on 2 cores (10 s
@@ -306,17 +307,6 @@ describe('isulats daemon: streaming over the embedded engine', () => {
   });
 });
 
-/** PIDs (other than ours) whose command line names `dir`: conmon, runc, relays left behind. */
-async function processesMentioning(dir: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(dir)) found.push(pid);
-  }
-  return found;
-}
 
 async function waitText(text: () => string, needle: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -34,6 +34,18 @@ export async function listProcesses(): Promise<ProcessInfo[]> {
   return out;
 }
 
+/** PIDs (not ours) whose command line names `dir`: a session's conmon or runc, relays left behind. */
+export async function processesMentioning(dir: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(dir)) found.push(pid);
+  }
+  return found;
+}
+
 /** True when one of the process's cgroups is named after one of `ids` (how runc names them). */
 export function inCgroupOf(p: ProcessInfo, ids: ReadonlySet<string>): boolean {
   return p.cgroups.some((path) => ids.has(path.slice(path.lastIndexOf('/') + 1)));
