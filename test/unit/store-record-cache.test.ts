@@ -1,7 +1,11 @@
+import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/runtime/store/id-registry.js';
+import { RACY_MS } from '../../src/runtime/store/json-cache.js';
+import { RecordCache } from '../../src/runtime/store/record-cache.js';
 import { StateStore } from '../../src/runtime/store/state-store.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
@@ -38,6 +42,8 @@ describe('StateStore.listShared (the list answers\' record cache)', () => {
   it('gives the same frozen record objects while their files are unchanged', async () => {
     const id = newId();
     await store.create({ id, state: 'CONTAINER_RUNNING', config: { labels: kubeletLabels('web-7c9d8b5f4-x2kq9') } });
+    // A parse is kept once the file's last change is older than a clock tick can hide.
+    await sleep(RACY_MS + 20);
     const [first] = store.listShared();
     const [second] = store.listShared();
     expect(second).toBe(first);
@@ -60,6 +66,24 @@ describe('StateStore.listShared (the list answers\' record cache)', () => {
     expect(store.listShared().map((r) => r.id)).toEqual([b]);
   });
 
+  it('keeps a parse only once the file\'s last change is older than a clock tick (a racy identity)', () => {
+    // Inode numbers are reused and older kernels keep coarse file times, so a rewrite within one
+    // tick can show the identity of the version read; this host's fine-grained times hide that,
+    // so the identity is held still here.
+    const path = join(dir, 'record.json');
+    const identity = { ino: 7, size: 30, mtimeMs: Date.now(), ctimeMs: Date.now() };
+    const cache = new RecordCache<{ state: string }>(() => identity);
+    writeFileSync(path, JSON.stringify({ state: 'CONTAINER_RUNNING' }));
+    expect(cache.read('r', path)?.state).toBe('CONTAINER_RUNNING');
+    writeFileSync(path, JSON.stringify({ state: 'CONTAINER_CREATED' }));
+    expect(cache.read('r', path)?.state).toBe('CONTAINER_CREATED');
+    // Once the change is old enough, the parse is kept and given out while the identity holds.
+    identity.ctimeMs = identity.mtimeMs = Date.now() - RACY_MS - 1;
+    const kept = cache.read('r', path);
+    writeFileSync(path, JSON.stringify({ state: 'CONTAINER_EXITED' }));
+    expect(cache.read('r', path)).toBe(kept);
+  });
+
   it('sees a record rewritten in place, and skips one that does not parse', async () => {
     const a = newId();
     const b = newId();
@@ -74,6 +98,7 @@ describe('StateStore.listShared (the list answers\' record cache)', () => {
   it('gives status answers the shared record, and a change or removal by another process at once', async () => {
     const id = newId();
     await store.create({ id, state: 'CONTAINER_RUNNING', config: { labels: kubeletLabels('web-7c9d8b5f4-x2kq9') } });
+    await sleep(RACY_MS + 20);
     const [listed] = store.listShared();
     expect(store.mustGetShared(id)).toBe(listed);
     await other.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED' }));

@@ -9,8 +9,8 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
-/** How old a file's last change must be before its parse is kept. */
-const RACY_MS = 100;
+/** How old a file's last change must be before its parse is kept (RecordCache keeps the same rule). */
+export const RACY_MS = 100;
 
 export class JsonFileCache {
   private readonly entries = new Map<string, { version: string; value: unknown }>();

@@ -5,8 +5,12 @@
 // rename of a new file (writeJsonAtomic), and any write, by this process or another one sharing
 // the root, changes that identity. The stat comes before the read, so what is kept is never older
 // than the identity it is kept under: a write in between only costs one more read next time.
+// Inode numbers are reused and file times are coarse (a clock tick), so a file rewritten within
+// the tick of the version read could show the same identity: as JsonFileCache does (git's racy
+// entries), a parse is kept only once the file's last change is RACY_MS old.
 // Records given out are frozen and shared by every caller: read them, never change them.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { RACY_MS } from './json-cache.js';
 
 /** A file's identity. Milliseconds as doubles keep sub-microsecond precision for today's dates. */
 interface Entry<T> {
@@ -26,12 +30,18 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The part of a stat the cache reads. */
+export type FileIdentity = Pick<Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
+
 export class RecordCache<T> {
   private entries = new Map<string, Entry<T>>();
 
+  /** `stat` is replaceable so that a unit test can show a racy identity, which fine-grained file times hide. */
+  constructor(private readonly stat: (path: string) => FileIdentity | undefined = (path) => statSync(path, { throwIfNoEntry: false })) {}
+
   /** The record in `path` (undefined when it is gone), parsed again only when the file changed. */
   read(key: string, path: string): T | undefined {
-    const st = statSync(path, { throwIfNoEntry: false });
+    const st = this.stat(path);
     if (!st) {
       this.entries.delete(key);
       return undefined;
@@ -46,7 +56,8 @@ export class RecordCache<T> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    this.entries.set(key, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, record });
+    if (Date.now() - st.ctimeMs < RACY_MS) this.entries.delete(key);
+    else this.entries.set(key, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, record });
     return record;
   }
 
