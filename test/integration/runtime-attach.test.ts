@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessSpawns, nativeWithPipesEnabled } from '../../src/runtime/oci/process-runner.js';
 import { waitFor } from '../rig/wait.js';
@@ -77,6 +77,34 @@ describe('runtime: attach and in-process exec', () => {
     }, { timeoutMs: 10_000, what: 'shell exit' });
     expect(status.exitCode).toBe(7);
     await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('holds a client\'s stdin in its own stream while the container does not read it', async () => {
+    const e = await fx.reopen();
+    const pod = podConfig('stdin-bound');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'deaf' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], stdin: true },
+    });
+    await e.startContainer({ containerId });
+    // 64 MiB offered as fast as it is taken: only what conmon, the socket and the bound hold may go.
+    let pulled = 0;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const stdin = Readable.from((function* () {
+      for (let i = 0; i < 1024; i++) {
+        pulled += chunk.length;
+        yield chunk;
+      }
+    })());
+    // Ends when the pod goes (conmon, killed with stdin unread, may reset the socket).
+    const done = e.streamInProcess('attach', { containerId, stdin: true, stdout: true }, { stdin, stdout: new PassThrough(), tty: false }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(pulled).toBeLessThan(8 * 1024 * 1024);
+    await e.removePodSandbox({ podSandboxId });
+    await done;
+    stdin.destroy();
   });
 
   it('runs an in-process exec with stdin and returns its exit code', async () => {

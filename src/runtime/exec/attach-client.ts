@@ -21,6 +21,12 @@ const STDOUT_PIPE = 2;
 const STDERR_PIPE = 3;
 /** conmon reads stdin in 8 KiB messages. */
 const MAX_MESSAGE = 8192;
+/**
+ * Stdin messages conmon has not taken yet (the container is not reading) past which the client's
+ * stdin is paused: what a client sends faster than the container reads waits in its own stream
+ * and transport, not in the daemon's memory. Resumed once half of them are taken.
+ */
+const MAX_UNWRITTEN = 32;
 
 interface SeqpacketSocketLike {
   connect(path: string, cb?: () => void): void;
@@ -67,9 +73,25 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const sock = new SeqpacketSocket();
     let settled = false;
+    let unwritten = 0;
+    let stdinPaused = false;
+    const written = (): void => {
+      unwritten--;
+      if (stdinPaused && unwritten <= MAX_UNWRITTEN / 2) {
+        stdinPaused = false;
+        io.stdin?.resume();
+      }
+    };
     const onStdin = (chunk: Buffer | string) => {
       const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-      for (let off = 0; off < b.length; off += MAX_MESSAGE) sock.write(b, off, Math.min(MAX_MESSAGE, b.length - off));
+      for (let off = 0; off < b.length; off += MAX_MESSAGE) {
+        unwritten++;
+        sock.write(b, off, Math.min(MAX_MESSAGE, b.length - off), written);
+      }
+      if (unwritten > MAX_UNWRITTEN && !stdinPaused && io.stdin) {
+        stdinPaused = true;
+        io.stdin.pause();
+      }
     };
     const onStdinEnd = () => sock.end();
     const finish = (error?: Error) => {
