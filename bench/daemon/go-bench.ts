@@ -114,6 +114,10 @@ runBenchWithRig(async (rig) => {
   const crun = await crunForThisHost();
   const daemon = await startIsulatsDaemon({ podSandboxImage: images.pause, extraConfig: { runtimes: { crun: { path: crun } } } });
   rig.daemons.push(daemon);
+  // BENCH_BEFORE_BIN=<checkout>/bin/isulats: another build's daemon (runc) in the same interleaved rounds.
+  const beforeBin = process.env.BENCH_BEFORE_BIN;
+  const before = beforeBin ? await startIsulatsDaemon({ podSandboxImage: images.pause, binPath: beforeBin }) : undefined;
+  if (before) rig.daemons.push(before);
   const floor = await prepareFloor(join(dir, 'floor'));
   const logRoot = join(dir, 'pod-logs');
   try {
@@ -128,8 +132,11 @@ runBenchWithRig(async (rig) => {
       { kind: 'floor', key: 'floor-runc', label: 'floor (runc)', runtime: 'runc' },
       { kind: 'floor', key: 'floor-crun', label: 'floor (crun)', runtime: crun },
     ];
-    const targets: Target[] = [...daemons, ...floors];
-    for (const t of daemons.slice(0, 2)) {
+    if (before) daemons.push({ kind: 'daemon', key: 'isulats-before', label: 'isulats, before (runc)', endpoint: before.endpoint, pid: before.pid, handler: '', floorKey: 'floor-runc', monitors: (ps) => ourMonitors(ps, before.dir) });
+    // BENCH_TARGETS=key,key (containerd, isulats-runc, isulats-crun, isulats-before, floor-runc, floor-crun): a subset.
+    const only = process.env.BENCH_TARGETS?.split(',');
+    const targets: Target[] = [...daemons, ...floors].filter((t) => !only || t.key === 'containerd' || only.includes(t.key));
+    for (const t of daemons.filter((d) => d.handler === '')) {
       for (const image of [images.busybox, images.pause]) await goClient(['pull', '-image', image], { endpoint: t.endpoint });
     }
     const ctx = { floor, image: images.busybox, logRoot };
