@@ -6,8 +6,7 @@
 // (a few ms), so a file changed within the same tick as the cached version could look the same:
 // as git does with its racy index entries, a file whose ctime is not yet RACY_MS old is read but
 // not kept. Callers get their own copy. Bounded: the least recently used entry goes first.
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 
 /** How old a file's last change must be before its parse is kept (RecordCache keeps the same rule). */
 export const RACY_MS = 100;
@@ -38,7 +37,9 @@ export class JsonFileCache {
       this.entries.set(path, hit);
       return structuredClone(hit.value) as T;
     }
-    const value = JSON.parse(await readFile(path, 'utf8')) as unknown;
+    // Read on the calling thread too (small records): a file changed within RACY_MS is read on
+    // every call, as a CreateContainer right after its image's pull does.
+    const value = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     this.entries.delete(path);
     if (Date.now() - changedMs < RACY_MS) return value as T;
     this.entries.set(path, { version, value });
