@@ -124,7 +124,12 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
     });
     sock.on('end', () => finish());
     sock.on('close', () => finish());
-    sock.on('error', (error) => finish(unavailable(`attach socket ${opts.socketPath}: ${error.message}`, error)));
+    sock.on('error', (error) => {
+      // conmon exiting (its container killed) with our stdin unread in its socket resets the
+      // connection: the stream has ended, as for a container that exits by itself.
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') finish();
+      else finish(unavailable(`attach socket ${opts.socketPath}: ${error.message}`, error));
+    });
     // The client's streams, once they are open (a session may connect before: see StreamIO.opened).
     const wire = (): void => {
       if (settled) return;
