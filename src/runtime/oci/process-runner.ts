@@ -163,19 +163,8 @@ export class ProcessRunner {
       }
       return { pid: child.pid, sync, exited: child.exited.then(exitResult) };
     }
-    const child = spawn(req.cmd, req.args, {
-      env: req.env ?? process.env,
-      cwd: req.cwd,
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-      detached: true,
-    });
-    child.unref();
-    const exited = new Promise<ExitResult>((resolve) => child.once('exit', (code, signal) => resolve(nodeExit(code, signal))));
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    return { pid: child.pid!, sync: child.stdio[3] as Readable, exited };
+    const { pid, pipes, exited } = await spawnDetachedWithPipes(req, 1);
+    return { pid, sync: pipes[0]!, exited };
   }
 
   /**
@@ -230,20 +219,7 @@ export class ProcessRunner {
       }
       return { pid: child.pid, pipes, exited: child.exited.then(exitResult) };
     }
-    const extra = Array.from({ length: count }, () => 'pipe' as const);
-    const child = spawn(req.cmd, req.args, {
-      env: req.env ?? process.env,
-      cwd: req.cwd,
-      stdio: ['ignore', 'ignore', 'ignore', ...extra],
-      detached: true,
-    });
-    child.unref();
-    const exited = new Promise<ExitResult>((resolve) => child.once('exit', (code, signal) => resolve(nodeExit(code, signal))));
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    return { pid: child.pid!, pipes: child.stdio.slice(3) as unknown as Socket[], exited };
+    return spawnDetachedWithPipes(req, count);
   }
 
   /** Like run, but a non-zero exit throws an Error carrying stderr. */
@@ -434,4 +410,25 @@ function signalNumber(signal: string): number {
 
 function signalName(n: number): NodeJS.Signals | undefined {
   return (Object.keys(constants.signals) as NodeJS.Signals[]).find((name) => constants.signals[name] === n);
+}
+
+/**
+ * The child_process way of spawnWithSyncPipe and spawnWithPipes (no addon): a detached process
+ * with `count` pipes to us on its fds 3..; resolves once it has started.
+ */
+async function spawnDetachedWithPipes(req: DetachedRequest, count: number): Promise<ExtraPipesProcess> {
+  const extra = Array.from({ length: count }, () => 'pipe' as const);
+  const child = spawn(req.cmd, req.args, {
+    env: req.env ?? process.env,
+    cwd: req.cwd,
+    stdio: ['ignore', 'ignore', 'ignore', ...extra],
+    detached: true,
+  });
+  child.unref();
+  const exited = new Promise<ExitResult>((resolve) => child.once('exit', (code, signal) => resolve(nodeExit(code, signal))));
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  return { pid: child.pid!, pipes: child.stdio.slice(3) as unknown as Socket[], exited };
 }
