@@ -88,17 +88,20 @@ describe('NRI adaptation with a plugin on the upstream Go stub', () => {
     ]);
   });
 
-  it('sends the Go plugin messages far larger than its 4 KiB read buffer', async () => {
+  // 3.5 MiB messages (ttrpc's limit is 4 MiB): cut into 4 KiB frames they overflowed the Go mux's
+  // 256-frame read queue whenever the plugin read slower than we wrote, and it closed the connection.
+  it('sends the Go plugin messages far larger than its 4 KiB read buffer and its 256-frame queue', async () => {
     const log = join(dir, 'big.log');
-    const big = 'x'.repeat(300_000);
-    const containers = Array.from({ length: 5 }, (_, i) => ({ ...container, id: `c${i}`, annotations: { big } }));
+    const big = 'x'.repeat(500_000);
+    const containers = Array.from({ length: 7 }, (_, i) => ({ ...container, id: `c${i}`, annotations: { big } }));
     runtime = new Adaptation(options({ enableExternalConnections: true, syncFn: async () => ({ pods: [pod], containers }) }));
     await runtime.start();
     child = spawn(goPlugin, ['-socket', join(dir, 'nri.sock'), '-idx', '40', '-name', 'goplug'], { stdio: 'ignore', env: { GOPLUGIN_LOG: log } });
     await until(() => runtime!.plugins().some((p) => p.name === 'goplug'), 'the Go plugin to register');
-    expect(events(log)).toContain('Synchronize pods=1 containers=5');
-    const res = await runtime.createContainer(pod, { ...container, annotations: { big } });
+    expect(events(log)).toContain('Synchronize pods=1 containers=7');
+    const res = await runtime.createContainer(pod, { ...container, annotations: { big: 'y'.repeat(3_500_000) } });
     expect(res.adjust.env).toEqual([{ key: 'FROM_GO', value: 'yes' }]);
+    expect(events(log)).toContain('CreateContainer gopod/app env=[PATH=/bin]');
   });
 
   it('launches the Go plugin pre-installed, over the socket passed as fd 3', async () => {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Mux, MuxConn, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN, WRITE_CHUNK } from '../../src/nri/mux/mux.js';
+import { Mux, MuxConn, PLUGIN_SERVICE_CONN, RUNTIME_SERVICE_CONN, FIRST_FRAME_MAX } from '../../src/nri/mux/mux.js';
 import { TtrpcClient, TtrpcServer, loadEnvelopes } from '../../src/nri/ttrpc/index.js';
 
 function read(conn: MuxConn, bytes: number): Promise<Buffer> {
@@ -48,18 +48,33 @@ describe('NRI connection multiplexer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('frames writes with connection ID and length, split into 4 KiB frames', async () => {
+  // As Go's bufio.Writer under upstream ttrpc frames a message: the Go reader needs a first frame of at
+  // most 4 KiB, and queues only 256 frames per connection, so a large write must not become many frames.
+  it('frames a write as its first 4 KiB and the rest, with connection ID and length', async () => {
     const raw: Buffer[] = [];
     b.trunk.prependListener('data', (c: Buffer) => raw.push(c));
-    const data = Buffer.alloc(WRITE_CHUNK + 10, 7);
+    const data = Buffer.alloc(FIRST_FRAME_MAX * 300 + 10, 7);
     const got = read(b.open(5), data.length);
     a.open(5).write(data);
     expect((await got).equals(data)).toBe(true);
     const wire = Buffer.concat(raw);
     expect(wire.readUInt32BE(0)).toBe(5);
-    expect(wire.readUInt32BE(4)).toBe(WRITE_CHUNK);
-    expect(wire.readUInt32BE(8 + WRITE_CHUNK)).toBe(5);
-    expect(wire.readUInt32BE(12 + WRITE_CHUNK)).toBe(10);
+    expect(wire.readUInt32BE(4)).toBe(FIRST_FRAME_MAX);
+    expect(wire.readUInt32BE(8 + FIRST_FRAME_MAX)).toBe(5);
+    expect(wire.readUInt32BE(12 + FIRST_FRAME_MAX)).toBe(data.length - FIRST_FRAME_MAX);
+    expect(wire.length).toBe(data.length + 2 * 8);
+  });
+
+  it('sends a write of at most 4 KiB as one frame', async () => {
+    const raw: Buffer[] = [];
+    b.trunk.prependListener('data', (c: Buffer) => raw.push(c));
+    const data = Buffer.alloc(FIRST_FRAME_MAX, 3);
+    const got = read(b.open(6), data.length);
+    a.open(6).write(data);
+    expect((await got).equals(data)).toBe(true);
+    const wire = Buffer.concat(raw);
+    expect(wire.readUInt32BE(4)).toBe(FIRST_FRAME_MAX);
+    expect(wire.length).toBe(data.length + 8);
   });
 
   it('keeps logical connections apart', async () => {

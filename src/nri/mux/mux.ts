@@ -18,11 +18,22 @@ export const MUX_HEADER_LENGTH = 8;
 /** Largest payload a single frame may carry: one whole ttrpc message. */
 export const MAX_FRAME_PAYLOAD = TTRPC_HEADER_LENGTH + TTRPC_MESSAGE_LENGTH_MAX;
 /**
- * Size we split our writes into. The Go side reads each frame into a 4 KiB
- * bufio buffer and fails (ENOMEM) on a frame that does not fit, so frames we
- * send never exceed it.
+ * How we frame a write: as Go's 4 KiB bufio.Writer under upstream's ttrpc
+ * does (containerd sends exactly this): the first 4096 bytes in one frame, the
+ * rest in a second. The Go reader needs both: its bufio.Reader reads a frame
+ * into a 4 KiB buffer (ENOMEM on a larger one) unless the read is for 4 KiB or
+ * more, when it reads straight into the message; and its mux queues at most
+ * 256 frames per connection, closing the whole mux when a burst overflows
+ * that, so a message cut into 4 KiB frames lost plugins above ~1 MiB.
  */
-export const WRITE_CHUNK = 4096;
+export const FIRST_FRAME_MAX = 4096;
+
+function frameHeader(id: number, length: number): Buffer {
+  const hdr = Buffer.allocUnsafe(MUX_HEADER_LENGTH);
+  hdr.writeUInt32BE(id, 0);
+  hdr.writeUInt32BE(length, 4);
+  return hdr;
+}
 
 export interface MuxOptions {
   acceptUnknown?: boolean;
@@ -125,14 +136,9 @@ export class Mux extends EventEmitter {
       cb();
       return;
     }
-    const parts: Buffer[] = [];
-    for (let off = 0; off < data.length; off += WRITE_CHUNK) {
-      const piece = data.subarray(off, Math.min(off + WRITE_CHUNK, data.length));
-      const hdr = Buffer.allocUnsafe(MUX_HEADER_LENGTH);
-      hdr.writeUInt32BE(id, 0);
-      hdr.writeUInt32BE(piece.length, 4);
-      parts.push(hdr, piece);
-    }
+    const first = Math.min(data.length, FIRST_FRAME_MAX);
+    const parts = [frameHeader(id, first), data.subarray(0, first)];
+    if (data.length > first) parts.push(frameHeader(id, data.length - first), data.subarray(first));
     // One write per logical write keeps frames of different connections from interleaving mid-frame.
     this.trunk.write(Buffer.concat(parts), (err) => cb(err ?? null));
   }
