@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { lstat, readdir, readFile, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainTrash } from '../../src/runtime/store/trash.js';
 import { waitFor } from '../rig/wait.js';
 import { anyAlive, BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -107,7 +108,9 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     // Their lock files went with them (the lock directories do not grow with every pod ever run).
     const lockFiles = (await readdir(fx.dir, { recursive: true })).filter((f) => f.endsWith('.lock'));
     expect(lockFiles.filter((f) => f.includes(podSandboxId) || f.includes(containerId))).toEqual([]);
-    // Nothing named after either is left under root or state (conmon's socket link <state>/sk/<id> included).
+    // Nothing named after either is left under root or state (conmon's socket link <state>/sk/<id> included),
+    // once the deletions queued after the answers (the exit file) have run, as engine.close() awaits them.
+    await drainTrash();
     const leftovers = [];
     for (const dir of [fx.options.root, fx.options.state]) {
       for (const path of await readdir(dir, { recursive: true })) {
