@@ -14,7 +14,11 @@ const { Module, createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
-const file = join(__dirname, '../dist/isulats.cjs');
+// The daemon after its re-exec runs its own bundle: its command line was parsed
+// before (src/daemon/run-daemon.ts), so it needs none of the CLI (oclif, the
+// other commands), which would otherwise stay in its memory.
+const daemonRun = process.env.ISULATS_DAEMON_RUN !== undefined && process.argv.includes('daemon');
+const file = join(__dirname, daemonRun ? '../dist/isulats-daemon.cjs' : '../dist/isulats.cjs');
 const cacheFile = `${file}.v8cache`;
 let cachedData;
 try {

@@ -38,7 +38,8 @@ const common = {
 };
 await build({
   ...common,
-  entryPoints: { isulats: 'src/cli/main.ts' },
+  // The daemon after its re-exec (src/daemon/main.ts) has a bundle of its own, without the CLI.
+  entryPoints: { isulats: 'src/cli/main.ts', 'isulats-daemon': 'src/daemon/main.ts' },
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   // Every import() becomes a require(): the bundle runs in a vm.Script, which has no ES module loader.

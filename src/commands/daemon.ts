@@ -1,8 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { defineCommand } from '../cli/spec.js';
-import type { CriBackend } from '../client/backend.js';
-import type { DaemonConfig, DaemonFlags } from '../runtime/config/daemon-config.js';
-import type { Logger } from '../daemon/logger.js';
+import type { DaemonRun } from '../daemon/run-daemon.js';
 
 export default defineCommand({
   summary: 'Run the CRI daemon (runtime.v1 and runtime.v1alpha2) on a unix socket',
@@ -33,53 +31,38 @@ export default defineCommand({
     'backend-endpoint': Flags.string({ hidden: true, summary: 'Serve a proxy to this CRI endpoint instead of the embedded engine (testing)' }),
   },
   async run(ctx) {
-    const cfgMod = await import('../runtime/config/daemon-config.js');
-    const explicit = ctx.flags['config-file'] !== undefined;
-    const configPath: string = ctx.flags['config-file'] ?? cfgMod.DEFAULT_CONFIG_FILE;
-    const flags: DaemonFlags = {
-      socket: ctx.flags.socket,
-      root: ctx.globals.root,
-      state: ctx.globals.state,
-      registryConfigDir: ctx.globals.registryConfigDir,
-      websocketServerListeningPort: ctx.flags['websocket-server-listening-port'],
-      logLevel: ctx.flags['log-level'] ?? (ctx.globals.debug ? 'debug' : undefined),
-      pidfile: ctx.flags.pidfile,
-    };
+    const { DEFAULT_CONFIG_FILE } = await import('../runtime/config/daemon-config.js');
+    const { loadDaemonConfig, serveDaemon } = await import('../daemon/run-daemon.js');
     // NRI flags carry daemon.json's keys and values: parsed and checked exactly as the file's are.
     const nriKeys = ['nri-socket', 'nri-plugin-dir', 'nri-plugin-config-dir', 'nri-registration-timeout', 'nri-request-timeout'];
     const nriFlags: Record<string, unknown> = {};
     if (ctx.flags['enable-nri']) nriFlags['nri-support'] = true;
     if (ctx.flags['disable-nri-connections']) nriFlags['disable-nri-connections'] = true;
     for (const k of nriKeys) if (ctx.flags[k] !== undefined) nriFlags[k] = ctx.flags[k];
-    const fromFlags = cfgMod.parseDaemonJson(JSON.stringify(nriFlags), 'command line');
-    const load = async (): Promise<DaemonConfig> => {
-      const file = await cfgMod.readDaemonJson(configPath, explicit);
-      return cfgMod.resolveDaemonConfig({ ...file, ...fromFlags, nri: { ...file.nri, ...fromFlags.nri } }, flags);
+    const run: DaemonRun = {
+      configPath: ctx.flags['config-file'] ?? DEFAULT_CONFIG_FILE,
+      explicit: ctx.flags['config-file'] !== undefined,
+      flags: {
+        socket: ctx.flags.socket,
+        root: ctx.globals.root,
+        state: ctx.globals.state,
+        registryConfigDir: ctx.globals.registryConfigDir,
+        websocketServerListeningPort: ctx.flags['websocket-server-listening-port'],
+        logLevel: ctx.flags['log-level'] ?? (ctx.globals.debug ? 'debug' : undefined),
+        pidfile: ctx.flags.pidfile,
+      },
+      nriFlags,
+      backendEndpoint: ctx.flags['backend-endpoint'],
     };
-    const config = await load();
+    const config = await loadDaemonConfig(run);
     if (ctx.flags.validate) {
-      ctx.print(`configuration is valid (${explicit ? configPath : `${configPath}, defaults where absent`})\n`);
+      ctx.print(`configuration is valid (${run.explicit ? run.configPath : `${run.configPath}, defaults where absent`})\n`);
       return 0;
     }
-    // Once, before anything is opened: the same process again under the daemon's V8 and glibc settings.
+    // Once, before anything is opened: the same process again under the daemon's V8 and glibc
+    // settings, on the daemon's own bundle (this parse travels with it).
     const { reexecForDaemon } = await import('../daemon/process-tuning.js');
-    await reexecForDaemon((msg) => process.stderr.write(`isulats daemon: ${msg}\n`));
-
-    const endpoint: string | undefined = ctx.flags['backend-endpoint'];
-    const backendFactory = async (cfg: DaemonConfig, log: Logger): Promise<CriBackend> => {
-      if (endpoint) {
-        const { RemoteBackend } = await import('../client/remote.js');
-        return new RemoteBackend({ runtimeEndpoint: endpoint, timeoutMs: 120_000 });
-      }
-      const { openEmbeddedBackend } = await import('../client/embedded.js');
-      // The engine's warnings (NRI plugins failing, recovery problems) and notable events go to the daemon's log.
-      const engineLog = { warn: (m: string) => log.warn(m, { source: 'engine' }), info: (m: string) => log.info(m, { source: 'engine' }), debug: (m: string) => log.debug(m, { source: 'engine' }) };
-      return openEmbeddedBackend({ timeoutMs: 120_000, daemonConfig: cfg, engineLog });
-    };
-
-    const { startDaemon } = await import('../daemon/daemon.js');
-    const daemon = await startDaemon({ config, backendFactory, handleSignals: true, reloadConfig: load });
-    await daemon.stopped;
-    return 0;
+    await reexecForDaemon((msg) => process.stderr.write(`isulats daemon: ${msg}\n`), run);
+    return serveDaemon(run, config);
   },
 });

@@ -19,12 +19,16 @@
 // - bin/isulats.cjs in place of bin/isulats (the ES module npm links, which only
 //   loads it): a process started on an ES module loads Node's ES module loader,
 //   about 2 MB of RSS the daemon never uses.
+// - the parsed command line in ISULATS_DAEMON_RUN (run-daemon.ts), when the script is
+//   bin/isulats.cjs: it then loads the daemon's own bundle, without the CLI (oclif, the
+//   other commands).
 // What the user set wins (a node flag of the same name on the command line or in
 // NODE_OPTIONS, the variable in the environment); ISULATS_DAEMON_REEXEC=0
 // turns the re-exec off (the re-executed daemon has it set, so it runs once).
 
 import { existsSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
+import { DAEMON_RUN_VARIABLE, type DaemonRun } from './run-daemon.js';
 
 /** Node.js flags the daemon runs with. */
 export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1'];
@@ -71,9 +75,12 @@ export function daemonExecPlan(p: { execPath: string; execArgv: string[]; argv: 
  * is not needed or not possible (no native addon: the daemon then runs with
  * Node's defaults, which work, with more memory), saying why through `warn`.
  */
-export async function reexecForDaemon(warn: (msg: string) => void): Promise<void> {
-  const plan = daemonExecPlan({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv, env: process.env, script: daemonScript(process.argv[1]) });
+export async function reexecForDaemon(warn: (msg: string) => void, run?: DaemonRun): Promise<void> {
+  const script = daemonScript(process.argv[1]);
+  const plan = daemonExecPlan({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv, env: process.env, script });
   if (!plan) return;
+  plan.env = plan.env.filter((e) => !e.startsWith(`${DAEMON_RUN_VARIABLE}=`));
+  if (run && script !== undefined && basename(script) === 'isulats.cjs') plan.env.push(`${DAEMON_RUN_VARIABLE}=${JSON.stringify(run)}`);
   try {
     const { execve } = await import('../runtime/native.js');
     execve(plan.path, plan.argv, plan.env);

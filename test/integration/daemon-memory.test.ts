@@ -1,10 +1,12 @@
 // What keeps a real `isulats daemon`'s resident memory down, checked on the process itself: it
-// runs on bin/isulats.cjs (no ES module machinery loaded), and the heap pages start-up and a round
-// of calls freed go back to the kernel within a trim period (its debug log line says how much RSS that
-// returned). A preloaded probe (node --require) reports the builtin modules the daemon loaded.
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// runs on bin/isulats.cjs (no ES module machinery loaded) and, after its re-exec, on its own
+// bundle (none of the CLI: oclif, the other commands); the heap pages start-up and a round of
+// calls freed go back to the kernel within a trim period (its debug log line says how much RSS
+// that returned). A preloaded probe (test/rig/bundle-modules.ts) reports the builtin modules the
+// daemon loaded and the bundles it runs.
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleProbe, type BundleProbe } from '../rig/bundle-modules.js';
 import { openCriClient } from '../rig/cri-client.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
@@ -12,28 +14,17 @@ import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { waitFor } from '../rig/wait.js';
 import { IDLE_TRIM_PERIOD_MS } from '../../src/daemon/idle-trim.js';
 
-const PROBE = `
-const { writeFileSync } = require('node:fs');
-process.on('SIGUSR2', () => writeFileSync(process.env.IST_PROBE_OUT, JSON.stringify({ argv: process.argv, modules: process.moduleLoadList })));
-`;
-
 describe('isulats daemon memory', () => {
   let dir: string;
   let daemon: IsulatsDaemon;
-  let probeOut: string;
+  let probe: BundleProbe;
   let daemonStarted: number;
 
   beforeAll(async () => {
     dir = await makeTempDir('ist-mem-');
-    probeOut = join(dir, 'probe.json');
-    await writeFile(join(dir, 'probe.cjs'), PROBE);
+    probe = await bundleProbe(dir);
     daemonStarted = Date.now();
-    daemon = await startIsulatsDaemon({
-      podSandboxImage: rigEnv().ISULATS_TEST_PAUSE,
-      nodeArgs: [`--require=${join(dir, 'probe.cjs')}`],
-      env: { IST_PROBE_OUT: probeOut },
-      logLevel: 'debug',
-    });
+    daemon = await startIsulatsDaemon({ podSandboxImage: rigEnv().ISULATS_TEST_PAUSE, nodeArgs: probe.nodeArgs, env: probe.env, logLevel: 'debug' });
   }, 60_000);
 
   afterAll(async () => {
@@ -42,14 +33,27 @@ describe('isulats daemon memory', () => {
   }, 60_000);
 
   it('runs on bin/isulats.cjs and never loads the ES module loader for its main script', async () => {
-    await writeFile(probeOut, '');
-    process.kill(daemon.pid, 'SIGUSR2');
-    await waitFor(async () => (await readFile(probeOut, 'utf8')).length > 0, { timeoutMs: 5_000, intervalMs: 50, what: 'probe answer' });
-    const { argv, modules } = JSON.parse(await readFile(probeOut, 'utf8')) as { argv: string[]; modules: string[] };
+    const { argv, builtins } = await probe.report(daemon.pid);
     expect(argv[1]).toMatch(/\/bin\/isulats\.cjs$/);
     expect(argv.slice(2, 4)).toEqual(['daemon', '--config-file']);
-    expect(modules).not.toContain('NativeModule internal/modules/esm/module_job');
-    expect(modules).not.toContain('NativeModule internal/modules/esm/translators');
+    expect(builtins).not.toContain('NativeModule internal/modules/esm/module_job');
+    expect(builtins).not.toContain('NativeModule internal/modules/esm/translators');
+  });
+
+  it('runs its own bundle after the re-exec: none of the CLI (oclif, the other commands) is loaded', async () => {
+    const { bundles, builtins } = await probe.report(daemon.pid);
+    expect(bundles.map((url) => url.replace(/^.*\//, ''))).toEqual(['isulats-daemon.cjs']);
+    // oclif's parser reads stdin through readline.
+    expect(builtins).not.toContain('NativeModule readline');
+    // The command line parsed before the re-exec reached it: it logs at the level of the
+    // daemon.json that --config-file named (debug; the default is info).
+    const cri = openCriClient(daemon.endpoint);
+    try {
+      await cri.runtime('Version', {});
+    } finally {
+      cri.close();
+    }
+    await waitFor(async () => (await readFile(daemon.logPath, 'utf8')).includes('"level":"debug"'), { timeoutMs: 5_000, intervalMs: 100, what: 'a debug log line' });
   });
 
   it('gives the heap that start-up and a round of calls freed back to the kernel within a trim period', async () => {
