@@ -32,7 +32,6 @@ import { applyResourceUpdate } from './container/resource-update.js';
 import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
-import { EngineNri } from './nri/engine-nri.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
@@ -106,6 +105,8 @@ export class Engine implements RuntimeApi, ImageApi {
     const engine = new Engine(ctx);
     await engine.recover();
     if (options.nri?.enabled) {
+      // Loaded only when NRI is on: a daemon without it never runs the adaptation, ttrpc or mux code.
+      const { EngineNri } = await import('./nri/engine-nri.js');
       ctx.nri = new EngineNri(ctx, options.nri, {
         runtimeVersion: ENGINE_VERSION,
         stopContainer: async (id) => void (await engine.stopContainer({ containerId: id, timeout: 0 })),

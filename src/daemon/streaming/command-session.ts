@@ -4,7 +4,8 @@
 // NonZeroExitCode status, attach as Success (kubelet does not report the
 // container's exit code on attach), runtime failures as a Failure status.
 import type { StreamIO } from '../../client/backend.js';
-import { exitCodeStatus, failureStatus, successStatus, type K8sStatus } from '../../protocols/remotecommand/index.js';
+// status.js, not the index: this runs at GetExec, before any stream (the SPDY code loads with the first).
+import { exitCodeStatus, failureStatus, successStatus, type K8sStatus } from '../../protocols/remotecommand/status.js';
 import type { StreamingRuntime, StreamRequest } from './types.js';
 
 export type CommandRequest = Extract<StreamRequest, { kind: 'exec' | 'attach' }>;
