@@ -6,7 +6,7 @@
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
 import { constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
