@@ -2,7 +2,8 @@
 // variants of V8/libuv settings, optionally containerd, and the floor (runc), interleaved; wall
 // time, daemon CPU and per-call medians. Variants: default (the daemon's own re-exec flags),
 // nolite (those without --lite-mode), noreexec (Node's defaults), semi<MB> (another
-// --max-semi-space-size), uv<N> (UV_THREADPOOL_SIZE). --prof DIR: a --cpu-prof per variant, and
+// --max-semi-space-size), uv<N> (UV_THREADPOOL_SIZE), before (the daemon of BENCH_BEFORE_BIN=
+// <checkout>/bin/isulats, another build, with its own settings). --prof DIR: a --cpu-prof per variant, and
 // each burst's window on the profile's clock. --strace DIR: `strace -f -T -ttt` of each isulats
 // burst (daemon threads and children) into DIR/<variant>-<N>-<i>.txt.
 //   node bench/daemon/run.mjs --burst --n 50,10 --iterations 2 --variants default,nolite --containerd [--no-floor] [--prof DIR] [--strace DIR]
@@ -41,12 +42,16 @@ async function straceAll(pid: number, file: string): Promise<() => Promise<void>
 }
 const withFloor = !process.argv.includes('--no-floor');
 
-const variantOpts = (v: string): { nodeArgs?: string[]; env?: Record<string, string> } => {
+const variantOpts = (v: string): { nodeArgs?: string[]; env?: Record<string, string>; binPath?: string } => {
   const prof = PROF ? ['--cpu-prof', '--cpu-prof-dir', join(PROF, v)] : [];
   const trace: Record<string, string> = {};
   if (v === 'nolite') return { nodeArgs: ['--max-semi-space-size=1', '--optimize-for-size', '--v8-pool-size=1', ...prof], env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2', ...trace } };
   if (v === 'noreexec') return { nodeArgs: prof, env: { ISULATS_DAEMON_REEXEC: '0', ...trace } };
   if (v.startsWith('semi')) return { nodeArgs: [`--max-semi-space-size=${v.slice(4)}`, '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1', ...prof], env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2', ...trace } };
+  if (v === 'before') {
+    if (!process.env.BENCH_BEFORE_BIN) throw new Error('variant "before" needs BENCH_BEFORE_BIN=<checkout>/bin/isulats');
+    return { nodeArgs: prof, env: trace, binPath: process.env.BENCH_BEFORE_BIN };
+  }
   if (v.startsWith('uv')) return { nodeArgs: prof, env: { UV_THREADPOOL_SIZE: v.slice(2), ...trace } };
   return { nodeArgs: prof, env: trace };
 };
@@ -73,7 +78,10 @@ runBenchWithRig(async (rig) => {
   try {
     for (const n of NS) {
       for (let i = 0; i < ITER; i++) {
-        for (const [v, d] of daemons) {
+        // The order rotates each iteration: a daemon's teardown leaves background deletions that
+        // would otherwise always fall into the same next target's burst.
+        const order = [...daemons];
+        for (const [v, d] of [...order.slice(i % order.length), ...order.slice(0, i % order.length)]) {
           const tag = `b${v}${n}x${seq++}`.replace(/\W/g, '');
           const stopTrace = STRACE && v !== 'containerd' ? await straceAll(d.pid, join(STRACE, `${v}-${n}-${i}.txt`)) : undefined;
           const c0 = await cpuMs(d.pid);

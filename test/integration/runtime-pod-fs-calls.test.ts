@@ -3,10 +3,11 @@
 // pool threads are busy with the fsyncs of every pod's records, and each other request waits its
 // turn in the same queue: RunPodSandbox made 30 such round trips one after another (the pod's
 // /dev/shm, its cgroup, CNI plugin look-ups, its hosts/hostname/resolv.conf), StartContainer one.
-// Both now send the pool only the fsyncs that make their record durable; the CNI result cache is
+// Both now send the pool only the fsyncs that make their record durable (and the pod cgroup's
+// mkdirs, which wait on the kernel's cgroup mutex rather than the disk); the CNI result cache is
 // written as libcni writes it, without fsyncs (a DEL without it falls back to the current config).
 import { createHook } from 'node:async_hooks';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainTrash } from '../../src/runtime/store/trash.js';
@@ -69,10 +70,16 @@ describe('runtime: file system work of RunPodSandbox and StartContainer', () => 
       ({ podSandboxId } = await fx.engine.runPodSandbox({ config: pod.config }));
     });
     const podDir = join(fx.options.root, 'sandboxes', podSandboxId);
-    // The READY record's file and directory (fsyncs, from the state store), nothing else.
-    expect(requests.map((r) => r.type)).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK']);
+    // The pod cgroup's mkdirs stay on the pool (a cgroupfs mkdir waits on the kernel's cgroup
+    // mutex, not for the event loop to hold), made at once while pinns and CNI run.
+    const cgroupRequests = requests.filter((r) => r.from.startsWith('sandbox/pod-cgroup.ts'));
+    expect(cgroupRequests.length).toBeGreaterThan(0);
+    expect(cgroupRequests.length).toBeLessThanOrEqual(1 + readdirSync('/sys/fs/cgroup').length);
+    // Besides those: the READY record's file and directory (fsyncs, from the state store), nothing else.
+    const others = requests.filter((r) => !cgroupRequests.includes(r));
+    expect(others.map((r) => r.type)).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK']);
     // The file's fsync is made with the state store on the stack; the directory's, after an await.
-    expect(requests.map((r) => r.from.split(' < ').slice(0, 2).join(' < '))).toEqual(['store/atomic-file.ts < store/state-store.ts', 'store/atomic-file.ts']);
+    expect(others.map((r) => r.from.split(' < ').slice(0, 2).join(' < '))).toEqual(['store/atomic-file.ts < store/state-store.ts', 'store/atomic-file.ts']);
     // Everything the skipped round trips made is there: the pod's files, /dev/shm, cgroup, network.
     const { status } = await fx.engine.podSandboxStatus({ podSandboxId });
     expect(status?.state).toBe('SANDBOX_READY');
@@ -80,6 +87,7 @@ describe('runtime: file system work of RunPodSandbox and StartContainer', () => 
     expect(readFileSync(join(podDir, 'hostname'), 'utf8')).toBe(`${pod.config.hostname || pod.config.metadata.name}\n`);
     expect(readFileSync(join(podDir, 'hosts'), 'utf8')).toContain(`${status!.network!.ip}\t`);
     expect(readFileSync(join(podDir, 'resolv.conf'), 'utf8')).toContain('nameserver ');
+    expect(existsSync(join('/sys/fs/cgroup/memory', pod.cgroupParent))).toBe(true);
     const cache = readdirSync(join(fx.options.root, 'cni', 'results')).filter((n) => n.includes(podSandboxId));
     expect(cache).toHaveLength(1);
   });

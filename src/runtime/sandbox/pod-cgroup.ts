@@ -2,7 +2,8 @@
 // (/kubepods/burstable/pod<uid>, or kubepods-burstable-pod<uid>.slice under
 // systemd). Pods without one run under the engine's shared parent, whose
 // limits are no single pod's to change.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxRecord } from './sandbox-record.js';
 
@@ -31,41 +32,29 @@ export function sharedCgroupProblem(record: SandboxRecord, all: SandboxRecord[],
  * container starts, and UpdatePodSandboxResources writes there. kubelet makes it before
  * RunPodSandbox; it stays its to remove, as with a pause. v1: the path in every hierarchy but the
  * hybrid mode's unified one; v2: the path, each level's controllers enabled for its children.
- * Calls on cgroupfs (memory, no disk) are made on the calling thread: with many pods starting,
- * libuv's pool is queued with their fsyncs, and each round trip there waits behind them.
+ * These stay on libuv's pool, off the event loop: a cgroupfs mkdir takes the kernel's cgroup mutex,
+ * which every `runc init` starting meanwhile holds too. v1's hierarchies are made at once.
  */
 export async function ensurePodCgroup(path: string, version: 1 | 2, root = '/sys/fs/cgroup'): Promise<void> {
   const rel = path.replace(/^\/+|\/+$/g, '');
   if (!rel) return;
   if (version === 1) {
-    for (const entry of readdirSync(root, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name === 'unified') continue;
-      mkdirSync(join(root, entry.name, rel), { recursive: true });
-    }
+    const hierarchies = (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name !== 'unified');
+    await Promise.all(hierarchies.map((e) => mkdir(join(root, e.name, rel), { recursive: true })));
     return;
   }
   let dir = root;
   for (const part of rel.split('/')) {
     const child = join(dir, part);
     if (!existsSync(child)) {
-      const available = readOr(join(dir, 'cgroup.controllers')).trim().split(/\s+/).filter(Boolean);
-      const enabled = new Set(readOr(join(dir, 'cgroup.subtree_control')).trim().split(/\s+/).filter(Boolean));
+      const available = (await readFile(join(dir, 'cgroup.controllers'), 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean);
+      const enabled = new Set((await readFile(join(dir, 'cgroup.subtree_control'), 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean));
       const missing = available.filter((c) => !enabled.has(c));
-      if (missing.length) writeFileSync(join(dir, 'cgroup.subtree_control'), missing.map((c) => `+${c}`).join(' '));
-      try {
-        mkdirSync(child);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
+      if (missing.length) await writeFile(join(dir, 'cgroup.subtree_control'), missing.map((c) => `+${c}`).join(' '));
+      await mkdir(child).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EEXIST') throw e;
+      });
     }
     dir = child;
-  }
-}
-
-function readOr(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
   }
 }
