@@ -4,7 +4,7 @@
 // namespace use the host's /dev/shm instead. Its mkdir and stats are made on the calling thread:
 // with many pods starting, libuv's pool is queued with their fsyncs, and each round trip there
 // waits behind them.
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MNT, MS, mount, umount2 } from '../native.js';
 
@@ -16,9 +16,17 @@ export const HOST_SHM = '/dev/shm';
  * mounts) cost each of N pods started at once O(N) parsing.
  */
 export async function shmMounted(path: string): Promise<boolean> {
-  const here = statSync(path, { throwIfNoEntry: false });
-  const parent = here && statSync(dirname(path), { throwIfNoEntry: false });
+  const here = statOrUndefined(path);
+  const parent = here && statOrUndefined(dirname(path));
   return here !== undefined && parent !== undefined && here.dev !== parent.dev;
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function mountPodShm(sandboxDir: string): Promise<string> {
