@@ -2,8 +2,11 @@
 // variants of V8/libuv settings, optionally containerd, and the floor (runc), interleaved; wall
 // time, daemon CPU and per-call medians. Variants: default (the daemon's own re-exec flags),
 // nolite (those without --lite-mode), noreexec (Node's defaults), semi<MB> (another
-// --max-semi-space-size), uv<N> (UV_THREADPOOL_SIZE). --prof DIR: a --cpu-prof per variant.
-//   node bench/daemon/run.mjs --burst --n 50,10 --iterations 2 --variants default,nolite --containerd [--no-floor] [--prof DIR]
+// --max-semi-space-size), uv<N> (UV_THREADPOOL_SIZE), before (the daemon of BENCH_BEFORE_BIN=
+// <checkout>/bin/isulats, another build, with its own settings). --prof DIR: a --cpu-prof per variant, and
+// each burst's window on the profile's clock. --strace DIR: `strace -f -T -ttt` of each isulats
+// burst (daemon threads and children) into DIR/<variant>-<N>-<i>.txt.
+//   node bench/daemon/run.mjs --burst --n 50,10 --iterations 2 --variants default,nolite --containerd [--no-floor] [--prof DIR] [--strace DIR]
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
@@ -11,6 +14,10 @@ import { runBenchWithRig } from '../bench-rig.js';
 import { prepareFloor } from './floor.js';
 import { goClient, type RunOutput } from './go-client.js';
 import { cpuMs, median } from './proc-stats.js';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { signalPid } from '../../test/rig/proc.js';
 
 const opt = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(name);
@@ -20,14 +27,31 @@ const NS = opt('--n', '50').split(',').map(Number);
 const ITER = Number(opt('--iterations', '2'));
 const VARIANTS = opt('--variants', 'default').split(',');
 const PROF = opt('--prof', '');
+const STRACE = opt('--strace', '');
+
+/** Every syscall of a process, its threads and its children, with times, until stopped. */
+async function straceAll(pid: number, file: string): Promise<() => Promise<void>> {
+  mkdirSync(STRACE, { recursive: true });
+  const child = spawn('strace', ['-f', '-qq', '-T', '-ttt', '-o', file, '-p', String(pid)], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  await sleep(1500); // strace gives no sign that it attached to every thread
+  return async () => {
+    signalPid(child.pid!, 'SIGINT');
+    await Promise.race([exited, sleep(10_000).then(() => signalPid(child.pid!, 'SIGKILL'))]);
+  };
+}
 const withFloor = !process.argv.includes('--no-floor');
 
-const variantOpts = (v: string): { nodeArgs?: string[]; env?: Record<string, string> } => {
+const variantOpts = (v: string): { nodeArgs?: string[]; env?: Record<string, string>; binPath?: string } => {
   const prof = PROF ? ['--cpu-prof', '--cpu-prof-dir', join(PROF, v)] : [];
   const trace: Record<string, string> = {};
   if (v === 'nolite') return { nodeArgs: ['--max-semi-space-size=1', '--optimize-for-size', '--v8-pool-size=1', ...prof], env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2', ...trace } };
   if (v === 'noreexec') return { nodeArgs: prof, env: { ISULATS_DAEMON_REEXEC: '0', ...trace } };
   if (v.startsWith('semi')) return { nodeArgs: [`--max-semi-space-size=${v.slice(4)}`, '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1', ...prof], env: { ISULATS_DAEMON_REEXEC: '0', MALLOC_ARENA_MAX: '2', ...trace } };
+  if (v === 'before') {
+    if (!process.env.BENCH_BEFORE_BIN) throw new Error('variant "before" needs BENCH_BEFORE_BIN=<checkout>/bin/isulats');
+    return { nodeArgs: prof, env: trace, binPath: process.env.BENCH_BEFORE_BIN };
+  }
   if (v.startsWith('uv')) return { nodeArgs: prof, env: { UV_THREADPOOL_SIZE: v.slice(2), ...trace } };
   return { nodeArgs: prof, env: trace };
 };
@@ -54,11 +78,19 @@ runBenchWithRig(async (rig) => {
   try {
     for (const n of NS) {
       for (let i = 0; i < ITER; i++) {
-        for (const [v, d] of daemons) {
+        // The order rotates each iteration: a daemon's teardown leaves background deletions that
+        // would otherwise always fall into the same next target's burst.
+        const order = [...daemons];
+        for (const [v, d] of [...order.slice(i % order.length), ...order.slice(0, i % order.length)]) {
           const tag = `b${v}${n}x${seq++}`.replace(/\W/g, '');
+          const stopTrace = STRACE && v !== 'containerd' ? await straceAll(d.pid, join(STRACE, `${v}-${n}-${i}.txt`)) : undefined;
           const c0 = await cpuMs(d.pid);
+          const t0 = process.hrtime.bigint() / 1000n;
           const r = await goClient<RunOutput>(['run', '-n', String(n), '-name', 'web-frontend', '-label', tag, '-log-root', logRoot, '-image', images.busybox], { endpoint: d.endpoint });
           const c1 = await cpuMs(d.pid);
+          await stopTrace?.();
+          // CLOCK_MONOTONIC in µs, the clock of a .cpuprofile's startTime: the burst's window in the profile.
+          if (PROF) console.error(`[bench] ${v} N=${n} window ${t0}-${process.hrtime.bigint() / 1000n} us`);
           for (const [e, c] of Object.entries(r.errors).slice(0, 2)) console.error(`  ${v} N=${n}: ${c}x ${e}`);
           add(`${v} N=${n}`, { wall: r.wallMs, cpu: c1.self - c0.self, calls: Object.fromEntries(Object.entries(r.calls).map(([k, s]) => [k, s.median])) });
           console.error(`[bench] ${v} N=${n}: ${r.wallMs.toFixed(0)} ms, cpu ${(c1.self - c0.self).toFixed(0)} ms, ${JSON.stringify(r.calls)}`);

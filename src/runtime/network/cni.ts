@@ -1,8 +1,13 @@
 // CNI: discovers the network config, runs plugin chains with the CNI
 // environment/stdin protocol, and caches each ADD result on disk so DEL and
 // CHECK work from another process or after a restart.
-import { readdirSync, readFileSync } from 'node:fs';
-import { access, constants, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+// The cache is written atomically but without fsyncs, as libcni writes it (containerd, CRI-O):
+// after a power loss the pod's network is gone with the boot, and a DEL that finds no readable
+// cache runs with the current config, as for a pod whose cache never was written (host-local
+// releases its lease by container ID). Plugin look-ups and the cache's directory are calls on the
+// calling thread: with many pods starting, libuv's pool is queued with their records' fsyncs.
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomic-file.js';
 import { internal, unavailable } from '../errors.js';
@@ -70,10 +75,15 @@ export class CniManager {
     return { reason: `no valid network config found in ${this.confDir}${problems.length ? ` (${problems.join('; ')})` : ''}` };
   }
 
-  private async pluginPath(type: string): Promise<string> {
+  private pluginPath(type: string): string {
     for (const dir of this.binDirs) {
       const candidate = join(dir, type);
-      if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+      try {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // not in this dir
+      }
     }
     throw unavailable(`CNI plugin "${type}" not found in ${this.binDirs.join(', ')}`);
   }
@@ -84,7 +94,7 @@ export class CniManager {
 
   private async exec(command: 'ADD' | 'DEL' | 'CHECK', list: CniConfList, index: number, att: CniAttachment, prev?: CniResult): Promise<CniResult | undefined> {
     const plugin = list.plugins[index]!;
-    const path = await this.pluginPath(plugin.type);
+    const path = this.pluginPath(plugin.type);
     const cniArgs = Object.entries({ IgnoreUnknown: '1', ...att.args }).map(([k, v]) => `${k}=${v}`).join(';');
     this.baseEnv ??= { ...process.env };
     const env = {
@@ -121,17 +131,23 @@ export class CniManager {
       await this.delChain(config, att, prev).catch(() => undefined);
       throw error;
     }
-    await mkdir(this.opts.cacheDir, { recursive: true, mode: 0o700 });
+    mkdirSync(this.opts.cacheDir, { recursive: true, mode: 0o700 });
     const entry: CacheEntry = { config, attachment: att, result: prev ?? {} };
-    await writeJsonAtomic(this.cacheFile(config.name, att.containerId, att.ifName), entry, 0o600);
+    await writeJsonAtomic(this.cacheFile(config.name, att.containerId, att.ifName), entry, 0o600, { durable: false });
     return prev ?? {};
   }
 
   async cached(containerId: string, ifName = 'eth0'): Promise<CacheEntry | undefined> {
+    return (await this.cacheLookup(containerId, ifName)).entry;
+  }
+
+  /** The attachment's cache file, if any, and its entry when it is readable. */
+  private async cacheLookup(containerId: string, ifName: string): Promise<{ file?: string; entry?: CacheEntry }> {
     const names = await readdir(this.opts.cacheDir).catch(() => [] as string[]);
-    const file = names.find((n) => n.endsWith(`-${containerId}-${ifName}.json`));
-    if (!file) return undefined;
-    return readJson<CacheEntry>(join(this.opts.cacheDir, file)).catch(() => undefined);
+    const name = names.find((n) => n.endsWith(`-${containerId}-${ifName}.json`));
+    if (!name) return {};
+    const file = join(this.opts.cacheDir, name);
+    return { file, entry: await readJson<CacheEntry>(file).catch(() => undefined) };
   }
 
   async check(containerId: string, ifName = 'eth0'): Promise<void> {
@@ -146,7 +162,7 @@ export class CniManager {
    * changed or the engine restarted); falls back to the current config. Idempotent.
    */
   async del(containerId: string, netnsPath: string, args: Record<string, string>, ifName = 'eth0'): Promise<void> {
-    const entry = await this.cached(containerId, ifName);
+    const { file, entry } = await this.cacheLookup(containerId, ifName);
     if (entry) {
       await this.delChain(entry.config, { ...entry.attachment, netnsPath }, entry.result);
       await rm(this.cacheFile(entry.config.name, containerId, ifName), { force: true });
@@ -154,6 +170,8 @@ export class CniManager {
     }
     const { config } = await this.loadConfig();
     if (config) await this.delChain(config, { containerId, netnsPath, ifName, args, runtimeConfig: {} }, undefined);
+    // An unreadable cache (empty after a power loss) served nothing: it goes once DEL succeeded.
+    if (file) await rm(file, { force: true });
   }
 
   private async delChain(list: CniConfList, att: CniAttachment, prev: CniResult | undefined): Promise<void> {

@@ -5,8 +5,8 @@
 // outlive the CLI process that created them. The pause container runs under
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
-import { constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { lstat, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
@@ -59,8 +59,9 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async create(o: CreateOptions): Promise<{ pid: number }> {
     if (!o.monitor) return this.runDetached(o);
-    // conmon records the exit status in the persist dir first and gives up if it is missing.
-    await mkdir(joinPath(o.bundle, 'persist'), { recursive: true });
+    // conmon records the exit status in the persist dir first and gives up if it is missing. Made on
+    // the calling thread: a pool round trip would wait behind the fsyncs of pods starting meanwhile.
+    mkdirSync(joinPath(o.bundle, 'persist'), { recursive: true });
     const args = [
       '--api-version', '1',
       '-c', o.id,

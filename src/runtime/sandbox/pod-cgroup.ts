@@ -32,15 +32,15 @@ export function sharedCgroupProblem(record: SandboxRecord, all: SandboxRecord[],
  * container starts, and UpdatePodSandboxResources writes there. kubelet makes it before
  * RunPodSandbox; it stays its to remove, as with a pause. v1: the path in every hierarchy but the
  * hybrid mode's unified one; v2: the path, each level's controllers enabled for its children.
+ * These stay on libuv's pool, off the event loop: a cgroupfs mkdir takes the kernel's cgroup mutex,
+ * which every `runc init` starting meanwhile holds too. v1's hierarchies are made at once.
  */
 export async function ensurePodCgroup(path: string, version: 1 | 2, root = '/sys/fs/cgroup'): Promise<void> {
   const rel = path.replace(/^\/+|\/+$/g, '');
   if (!rel) return;
   if (version === 1) {
-    for (const entry of await readdir(root, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name === 'unified') continue;
-      await mkdir(join(root, entry.name, rel), { recursive: true });
-    }
+    const hierarchies = (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name !== 'unified');
+    await Promise.all(hierarchies.map((e) => mkdir(join(root, e.name, rel), { recursive: true })));
     return;
   }
   let dir = root;

@@ -1,8 +1,10 @@
 // A pod's /dev/shm: one tmpfs per sandbox, bind-mounted into each of its
 // containers, so processes that share the pod's IPC namespace also share
 // POSIX shared memory (as containerd and CRI-O do). Pods on the host IPC
-// namespace use the host's /dev/shm instead.
-import { mkdir, stat } from 'node:fs/promises';
+// namespace use the host's /dev/shm instead. Its mkdir and stats are made on the calling thread:
+// with many pods starting, libuv's pool is queued with their fsyncs, and each round trip there
+// waits behind them.
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MNT, MS, mount, umount2 } from '../native.js';
 
@@ -14,13 +16,22 @@ export const HOST_SHM = '/dev/shm';
  * mounts) cost each of N pods started at once O(N) parsing.
  */
 export async function shmMounted(path: string): Promise<boolean> {
-  const [here, parent] = await Promise.all([stat(path).catch(() => undefined), stat(dirname(path)).catch(() => undefined)]);
+  const here = statOrUndefined(path);
+  const parent = here && statOrUndefined(dirname(path));
   return here !== undefined && parent !== undefined && here.dev !== parent.dev;
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function mountPodShm(sandboxDir: string): Promise<string> {
   const path = join(sandboxDir, 'shm');
-  await mkdir(path, { recursive: true, mode: 0o755 });
+  mkdirSync(path, { recursive: true, mode: 0o755 });
   if (!(await shmMounted(path))) mount('shm', path, 'tmpfs', MS.NOSUID | MS.NODEV | MS.NOEXEC, 'mode=1777,size=65536k');
   return path;
 }

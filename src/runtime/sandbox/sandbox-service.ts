@@ -130,13 +130,16 @@ export class SandboxService {
         rootfs = await this.prepareRootfs(record, undo);
       }
       runtimeFailpoint('runp-after-rootfs');
-      if (record.noInfra) await this.ensurePodCgroup(record);
+      // Made while pinns and the CNI plugins run (its calls wait on the kernel's cgroup mutex, which
+      // starting containers hold); it never throws, and is done before the pod is reported ready.
+      const podCgroup = record.noInfra ? this.ensurePodCgroup(record) : undefined;
       await this.pinNamespaces(record, hostname, undo);
       if (record.namespaces.network !== 'NODE') {
         runtimeFailpoint('runp-after-netns');
         await this.setupNetwork(record, config, undo);
         runtimeFailpoint('runp-after-cni-add');
       }
+      await podCgroup;
       await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
       runtimeFailpoint('runp-after-pod-files');
       if (!record.noInfra) await this.startPause(record, rootfs, hostname, seccomp, undo);
