@@ -13,12 +13,30 @@ const rounds = Number(process.argv[2] ?? 3);
 
 runBenchWithRig(async (rig) => {
   const bin = goToolPath('go-cri-client');
-  const daemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause });
+  const daemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, env: { TTYDBG: '1' } });
   rig.daemons.push(daemon);
   const go = (args: string[]) => runGoCriClient(bin, ['-endpoint', daemon.endpoint, ...args]);
   if ((await go(['pull', '-image', rig.images.busybox])).code !== 0) throw new Error('pull');
   const r = await go(['run-pod-container', '-name', `tty-trace-${process.pid}`, '-label', 'tty-trace', '-image', rig.images.busybox, '--', 'sleep', '36000']);
   const id = (JSON.parse(r.stdout) as { containerId: string }).containerId;
+  if (process.env.NO_STRACE) {
+    const walls: Record<string, number[]> = { tty: [], plain: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const k of ['tty', 'plain']) {
+        const t0 = Date.now();
+        await go(['exec', '-id', id, ...(k === 'tty' ? ['-tty'] : []), '--', 'echo', 'hi']);
+        walls[k]!.push(Date.now() - t0);
+      }
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    console.log(`tty ${med(walls.tty!)} plain ${med(walls.plain!)}`, JSON.stringify(walls));
+    if (process.env.FLOOR_PY) {
+      const { spawnSync } = await import('node:child_process');
+      console.log(spawnSync('python3', [process.env.FLOOR_PY, join(daemon.state, 'runc'), id, String(rounds), join(daemon.root, 'containers', id, 'bundle', 'config.json')], { encoding: 'utf8' }).output.join(''));
+    }
+    if (process.env.SHOW_LOG) console.log((await readFile(daemon.logPath, 'utf8')).split('\n').filter((l) => l.includes('TTYDBG')).join('\n'));
+    return;
+  }
   for (let i = 0; i < rounds; i++) {
     const file = join(rig.dir, `strace-${i}.txt`);
     const tracer = spawn('strace', ['-f', '-qq', '-tt', '-e', 'trace=execve,clone,clone3,exit_group,wait4,connect,accept4,sendmsg,recvmsg', '-o', file, '-p', String(daemon.pid)], { stdio: 'ignore' });

@@ -23,8 +23,6 @@ export class NativeSeqpacketSocket extends EventEmitter {
   private destroyed = false;
   private closed = false;
 
-  private drainWaiters: Array<() => void> = [];
-
   connect(path: string, cb?: () => void): void {
     seqpacketReader(path, this.reader(cb));
   }
@@ -34,23 +32,21 @@ export class NativeSeqpacketSocket extends EventEmitter {
     fdReader(fd, this.reader(cb, fd));
   }
 
-  /** Settles once every queued write has been taken (at once when none waits, or once destroyed). */
-  drained(): Promise<void> {
-    if (this.queue.length === 0 || this.destroyed || this.fd < 0) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
-  }
-
   /** `given`: an fd handed to open(), closed here when its thread could not start. */
   private reader(cb?: () => void, given = -1): SeqpacketCallback {
     return (kind, errno, fd, ctlFd, data) => {
       if (kind === 0) {
         if (errno && given >= 0) close(given, () => undefined);
-        if (errno) return this.fail('connect', errno);
+        if (errno) {
+          this.queue = [];
+          return this.fail('connect', errno);
+        }
         this.fd = fd;
         this.ctlFd = ctlFd;
         if (this.destroyed) return this.stopReader();
         this.emit('connect');
         cb?.();
+        this.flush(); // what was written before the thread ran
       } else if (kind === 1) {
         if (!this.destroyed) this.emit('data', data);
       } else {
@@ -63,9 +59,9 @@ export class NativeSeqpacketSocket extends EventEmitter {
     };
   }
 
-  /** One write, one message (the caller keeps messages within what the peer reads at once). */
+  /** One write, one message (the caller keeps messages within what the peer reads at once); queued until connected. */
   write(buf: Buffer, offset = 0, length = buf.length - offset, cb?: () => void): void {
-    if (this.fd < 0 || this.destroyed || this.ended) return;
+    if (this.destroyed || this.ended) return;
     this.queue.push({ data: buf.subarray(offset, offset + length), cb });
     this.flush();
   }
@@ -89,11 +85,6 @@ export class NativeSeqpacketSocket extends EventEmitter {
     if (this.destroyed) return;
     this.destroyed = true;
     this.stopReader();
-    this.settleDrained();
-  }
-
-  private settleDrained(): void {
-    for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
 
   private control(command: 'p' | 'r'): void {
@@ -137,14 +128,12 @@ export class NativeSeqpacketSocket extends EventEmitter {
           return;
         }
         this.queue = [];
-        this.settleDrained();
         if (!this.destroyed) this.emit('error', error);
         return;
       }
       this.queue.shift();
       head.cb?.();
     }
-    this.settleDrained();
     if (this.endPending && !this.ended) {
       this.endPending = false;
       try {
@@ -160,7 +149,6 @@ export class NativeSeqpacketSocket extends EventEmitter {
     clearTimeout(this.retry);
     this.retry = undefined;
     this.queue = [];
-    this.settleDrained();
     close(this.fd, () => undefined);
     this.fd = -1;
     if (!this.closed) {

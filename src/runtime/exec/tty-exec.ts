@@ -8,11 +8,11 @@
 // runs runc only when we write 'g', once the client's streams are open and the process spec is
 // written: a session given up before, or a daemon that dies, closes our end, and it exits having
 // run nothing. The master is read from a thread of the addon (fdReader, which stops reading while
-// the client is slow) and written nonblocking; resizes are TIOCSWINSZ on it. The client's stdin
-// ending closes the master (after what it sent is written), as containerd's shim does: the
-// process gets SIGHUP and the session ends.
+// the client is slow) and written nonblocking; resizes are TIOCSWINSZ on it. A client that goes
+// away hangs the terminal up (we close the master: the process gets SIGHUP); the end of its
+// stdin alone does not, as in containerd 1.6.
 import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
 import { internal } from '../errors.js';
@@ -108,7 +108,7 @@ class HelperLines {
 }
 
 /** Listens on `path` for runc's console connection; `fd()` then receives the master it passes. */
-async function listenForConsole(path: string): Promise<{ server: Server; master: (timeoutMs: number) => Promise<number> }> {
+async function listenForConsole(path: string): Promise<{ master: (timeoutMs: number) => Promise<number>; close: () => void }> {
   // Paused: libuv must not read the connection, or the fd that comes with runc's message is lost.
   const server = createServer({ pauseOnConnect: true });
   let conn: Socket | undefined;
@@ -139,7 +139,12 @@ async function listenForConsole(path: string): Promise<{ server: Server; master:
     if (fd < 0) throw internal('runc closed its console socket without passing the terminal');
     return fd;
   };
-  return { server, master };
+  // A connection never read (runc failed after connecting) holds the terminal it passed: closed here.
+  const close = (): void => {
+    conn?.destroy();
+    server.close();
+  };
+  return { master, close };
 }
 
 /** Copies between the client's streams and the terminal master until the terminal ends or `stop()`. */
@@ -189,11 +194,10 @@ function wireTerminal(term: NativeSeqpacketSocket, masterFd: number, io: StreamI
         io.stdin!.pause();
       }
     });
-    // As containerd: the end of the client's stdin closes the terminal (once what it sent is in).
-    const closeTerminal = (): void => void term.drained().then(() => term.destroy());
-    io.stdin.on('end', closeTerminal);
-    io.stdin.on('close', closeTerminal);
   }
+  // The end of the client's stdin leaves the terminal open, as containerd does (it closes only
+  // the client's output streams); a client gone hangs it up (the process gets SIGHUP).
+  void io.gone?.then(() => term.destroy());
   if (io.resize) {
     void (async () => {
       for await (const size of io.resize!) {
@@ -225,14 +229,14 @@ export async function execWithConsole(o: ConsoleExecOptions): Promise<number> {
   const specFile = join(session, 'process.json');
   const pidFile = join(session, 'pid');
   const timeout = o.timeoutMs ?? 30_000;
-  let server: Server | undefined;
+  let closeConsole: (() => void) | undefined;
   let pipes: Socket[] = [];
   let term: NativeSeqpacketSocket | undefined;
   try {
     symlinkSync(session, link);
     const consoleSocket = join(link, 'console');
     const listening = await listenForConsole(consoleSocket);
-    server = listening.server;
+    closeConsole = listening.close;
     const spawned = await o.runner.spawnWithPipes(
       {
         cmd: o.helper,
@@ -267,7 +271,7 @@ export async function execWithConsole(o: ConsoleExecOptions): Promise<number> {
     return Number.parseInt(exit.slice(5), 10);
   } finally {
     term?.destroy();
-    server?.close();
+    closeConsole?.();
     removeSession(session, link);
     for (const s of pipes) s.destroy();
   }
