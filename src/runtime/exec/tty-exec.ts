@@ -11,7 +11,7 @@
 // the client is slow) and written nonblocking; resizes are TIOCSWINSZ on it. A client that goes
 // away hangs the terminal up (we close the master: the process gets SIGHUP); the end of its
 // stdin alone does not, as in containerd 1.6.
-import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { StreamIO } from '../../client/backend.js';
@@ -263,7 +263,12 @@ export async function execWithConsole(o: ConsoleExecOptions): Promise<number> {
     const masterFd = await listening.master(timeout);
     term = new NativeSeqpacketSocket();
     const wired = wireTerminal(term, masterFd, o.io);
-    term.open(masterFd);
+    try {
+      term.open(masterFd);
+    } catch (error) {
+      closeSync(masterFd); // no reader thread: the fd is still ours
+      throw error;
+    }
     const exit = await lines.next();
     if (!exit?.startsWith('exit ')) throw internal(`exec failed: ${exit?.replace(/^error /, '') ?? 'ttyexec ended before the process'}`);
     // The process is gone; what it wrote is in the terminal. Forward it, then stop.
