@@ -4,7 +4,8 @@
 // Two bindings are asynchronous: runProcess, run-to-completion child processes started by
 // posix_spawn from a thread of their own (see the comment above js_run_process), and
 // spawnDetached, the same for processes that outlive their start (runc run -d, conmon); and
-// seqpacketReader, conmon's attach socket read from a thread that can pause (see its comment).
+// seqpacketReader, conmon's attach socket read from a thread that can pause (see its comment),
+// and fdReader, the same thread on a TTY exec's terminal master (received with recvFd).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -966,7 +968,9 @@ static napi_value js_spawn_with_pipes(napi_env env, napi_callback_info info) {
 // connects, reports {fd, ctlFd}, then reads one message at a time and hands each over. JavaScript
 // owns the socket, nonblocking (it writes stdin: one write, one message; shuts it down; closes it
 // after the end is reported) and the write end of a control pipe: 'p' pauses reading, 'r' resumes,
-// closing it stops the thread. The thread never closes the socket.
+// closing it stops the thread. The thread never closes the socket. fdReader runs the same thread on
+// an fd JavaScript already owns: a TTY exec's terminal master, which Node cannot read without
+// blocking writes (libuv writes a pty master it cannot reopen in blocking mode).
 
 #define SEQ_QUEUE 16  // messages handed over and not yet delivered; the thread waits beyond that
 
@@ -978,7 +982,8 @@ struct seq_msg {
 };
 
 struct seq_job {
-  char *path;
+  char *path;  // connect to it; NULL: read `fd`, which JavaScript already owns (fdReader)
+  int fd;
   napi_threadsafe_function tsfn;
 };
 
@@ -997,24 +1002,27 @@ static int seq_send(napi_threadsafe_function tsfn, int kind, int err, int fd, in
 static void *seq_thread(void *arg) {
   struct seq_job *job = arg;
   napi_threadsafe_function tsfn = job->tsfn;
-  int fd = -1, ctl[2] = {-1, -1}, err = 0;
-  struct sockaddr_un addr = {.sun_family = AF_UNIX};
-  if (strlen(job->path) >= sizeof addr.sun_path) err = ENAMETOOLONG;
-  else strcpy(addr.sun_path, job->path);
-  if (!err && (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0) err = errno;
-  if (!err && connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) err = errno;
+  int fd = job->fd, ctl[2] = {-1, -1}, err = 0;
+  int owned = job->path != NULL;  // a socket of ours until JavaScript has it
+  if (owned) {
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    if (strlen(job->path) >= sizeof addr.sun_path) err = ENAMETOOLONG;
+    else strcpy(addr.sun_path, job->path);
+    if (!err && (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0) err = errno;
+    if (!err && connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) err = errno;
+  }
   // Nonblocking once connected: JavaScript's writes must never wait on the event loop.
   if (!err && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) err = errno;
   if (!err && pipe2(ctl, O_CLOEXEC) < 0) err = errno;
   if (err) {
-    close_fd(&fd);
+    if (owned) close_fd(&fd);
     close_fd(&ctl[0]);
     close_fd(&ctl[1]);
     seq_send(tsfn, 0, err, -1, -1, NULL, 0);
     goto out;
   }
   if (seq_send(tsfn, 0, 0, fd, ctl[1], NULL, 0) < 0) {
-    close_fd(&fd);  // never reached JavaScript: ours to close
+    if (owned) close_fd(&fd);  // never reached JavaScript: ours to close
     close_fd(&ctl[1]);
     goto done;
   }
@@ -1035,9 +1043,10 @@ static void *seq_thread(void *arg) {
       continue;
     }
     if (!fds[1].revents) continue;
-    ssize_t n = recv(fd, buf, 65536, 0);
+    ssize_t n = read(fd, buf, 65536);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n < 0) end_err = errno;
+    // A terminal's master side reads EIO once no process holds its other side: its end.
+    if (n < 0 && !(errno == EIO && !owned)) end_err = errno;
     if (n <= 0) break;
     if (seq_send(tsfn, 1, 0, -1, -1, buf, (size_t)n) < 0) break;
   }
@@ -1074,20 +1083,13 @@ static void seq_deliver(napi_env env, napi_value callback, void *context, void *
   free(msg);
 }
 
-// seqpacketReader(path, callback): connects from a thread and reads as above.
-static napi_value js_seqpacket_reader(napi_env env, napi_callback_info info) {
-  napi_value argv[MAX_ARGS];
-  if (!get_args(env, info, 2, argv)) return throw_errno(env, "seqpacketReader", NULL, EINVAL);
-  struct seq_job *job = calloc(1, sizeof *job);
-  if (!job) return throw_errno(env, "seqpacketReader", NULL, ENOMEM);
-  int ok;
-  job->path = get_string(env, argv[0], &ok);
+static napi_value start_reader(napi_env env, napi_value callback, struct seq_job *job, const char *what) {
   napi_value name;
-  napi_create_string_utf8(env, "isulats.seqpacketReader", NAPI_AUTO_LENGTH, &name);
-  if (!job->path || napi_create_threadsafe_function(env, argv[1], NULL, name, SEQ_QUEUE, 1, NULL, NULL, NULL, seq_deliver, &job->tsfn) != napi_ok) {
+  napi_create_string_utf8(env, what, NAPI_AUTO_LENGTH, &name);
+  if (napi_create_threadsafe_function(env, callback, NULL, name, SEQ_QUEUE, 1, NULL, NULL, NULL, seq_deliver, &job->tsfn) != napi_ok) {
     free(job->path);
     free(job);
-    return throw_errno(env, "seqpacketReader", NULL, EINVAL);
+    return throw_errno(env, what, NULL, EINVAL);
   }
   napi_threadsafe_function tsfn = job->tsfn;
   int rc = start_thread(seq_thread, job, 128 * 1024);
@@ -1097,6 +1099,80 @@ static napi_value js_seqpacket_reader(napi_env env, napi_callback_info info) {
     free(job);
     return throw_errno(env, "pthread_create", NULL, rc);
   }
+  return NULL;
+}
+
+// seqpacketReader(path, callback): connects from a thread and reads as above.
+static napi_value js_seqpacket_reader(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  if (!get_args(env, info, 2, argv)) return throw_errno(env, "seqpacketReader", NULL, EINVAL);
+  struct seq_job *job = calloc(1, sizeof *job);
+  if (!job) return throw_errno(env, "seqpacketReader", NULL, ENOMEM);
+  int ok;
+  job->path = get_string(env, argv[0], &ok);
+  job->fd = -1;
+  if (!job->path) {
+    free(job);
+    return throw_errno(env, "seqpacketReader", NULL, EINVAL);
+  }
+  return start_reader(env, argv[1], job, "isulats.seqpacketReader");
+}
+
+// fdReader(fd, callback): reads an fd JavaScript owns (a TTY exec's terminal master) as above:
+// the first callback hands back the same fd with the control pipe; the thread never closes `fd`.
+static napi_value js_fd_reader(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  int32_t fd;
+  if (!get_args(env, info, 2, argv) || napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) return throw_errno(env, "fdReader", NULL, EINVAL);
+  struct seq_job *job = calloc(1, sizeof *job);
+  if (!job) return throw_errno(env, "fdReader", NULL, ENOMEM);
+  job->fd = fd;
+  return start_reader(env, argv[1], job, "isulats.fdReader");
+}
+
+// recvFd(socketFd): the fd passed (SCM_RIGHTS) with the next message on a unix socket, close-on-exec;
+// -1 when no message is there yet. Nonblocking. Extra fds in the same message are closed.
+static napi_value js_recv_fd(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS], out;
+  int32_t sock;
+  if (!get_args(env, info, 1, argv) || napi_get_value_int32(env, argv[0], &sock) != napi_ok) return throw_errno(env, "recvFd", NULL, EINVAL);
+  char data[256];
+  struct iovec iov = {.iov_base = data, .iov_len = sizeof data};
+  union {
+    struct cmsghdr hdr;
+    char buf[CMSG_SPACE(sizeof(int) * 4)];
+  } control;
+  struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control.buf};
+  ssize_t n;
+  while ((n = recvmsg(sock, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+  }
+  if (n < 0 && errno != EAGAIN) return throw_errno(env, "recvmsg", NULL, errno);
+  int received = -1;
+  if (n >= 0) {
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+      int count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+      int *fds = (int *)CMSG_DATA(c);
+      for (int i = 0; i < count; i++) {
+        if (received < 0) received = fds[i];
+        else close(fds[i]);
+      }
+    }
+  }
+  napi_create_int32(env, received, &out);
+  return out;
+}
+
+// setWinsize(fd, rows, cols): TIOCSWINSZ on a terminal (its foreground process group gets SIGWINCH).
+static napi_value js_set_winsize(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  int32_t fd, rows, cols;
+  if (!get_args(env, info, 3, argv)) return throw_errno(env, "setWinsize", NULL, EINVAL);
+  CHECK(napi_get_value_int32(env, argv[0], &fd));
+  CHECK(napi_get_value_int32(env, argv[1], &rows));
+  CHECK(napi_get_value_int32(env, argv[2], &cols));
+  struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+  if (ioctl(fd, TIOCSWINSZ, &ws) < 0) return throw_errno(env, "ioctl", NULL, errno);
   return NULL;
 }
 
@@ -1136,6 +1212,9 @@ static napi_value init(napi_env env, napi_value exports) {
       {"spawnPiped", NULL, js_spawn_piped, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnWithPipes", NULL, js_spawn_with_pipes, NULL, NULL, NULL, napi_enumerable, NULL},
       {"seqpacketReader", NULL, js_seqpacket_reader, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"fdReader", NULL, js_fd_reader, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"recvFd", NULL, js_recv_fd, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"setWinsize", NULL, js_set_winsize, NULL, NULL, NULL, napi_enumerable, NULL},
       {"shutdown", NULL, js_shutdown, NULL, NULL, NULL, napi_enumerable, NULL},
       {"mallocTrim", NULL, js_malloc_trim, NULL, NULL, NULL, napi_enumerable, NULL},
   };

@@ -5,6 +5,7 @@
 //   assets/pinns/pinns.c -> build/pinns/pinns  (makes and pins a pod's namespaces)
 //   assets/crun-hybrid/crun-hybrid.c -> build/crun-hybrid/crun-hybrid
 //                           (a crun runtime handler's path on a hybrid cgroup v1 host)
+//   assets/ttyexec/ttyexec.c -> build/ttyexec/ttyexec  (the parent of a TTY exec's process)
 // Skips a binary newer than its source (pass --force to rebuild).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-for (const name of ['pause', 'pinns', 'crun-hybrid']) {
+for (const name of ['pause', 'pinns', 'crun-hybrid', 'ttyexec']) {
   const source = join(repo, 'assets', name, `${name}.c`);
   const output = join(repo, 'build', name, name);
   const upToDate = existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs;

@@ -72,6 +72,11 @@ export interface StreamIO {
    * they never will be. Nothing may be read, written or run before it settles.
    */
   opened?: Promise<void>;
+  /**
+   * Settles when the client has gone away (its connection closed) rather than ended its stdin: a
+   * TTY exec then hangs up its terminal, as a dropped ssh session does.
+   */
+  gone?: Promise<void>;
 }
 
 export type BackendKind = 'remote' | 'embedded';

@@ -36,6 +36,9 @@ interface NativeBinding {
   /** callback(0, errno, pid, -1, fd3, fd4, fd5) (our ends, -1 past count) once, then (when started) callback(1, exitCode, signal). */
   spawnWithPipes?(file: string, argv: string[], env: string[], cwd: string | null, count: number, callback: SpawnCallback): void;
   seqpacketReader?(path: string, callback: SeqpacketCallback): void;
+  fdReader?(fd: number, callback: SeqpacketCallback): void;
+  recvFd?(socketFd: number): number;
+  setWinsize?(fd: number, rows: number, cols: number): void;
   shutdown?(fd: number, how: number): void;
   mallocTrim?(): boolean;
 }
@@ -306,6 +309,37 @@ export function seqpacketReader(path: string, callback: SeqpacketCallback): void
   const start = load().seqpacketReader;
   if (!start) throw internal('isulats native addon has no seqpacketReader: rebuild it with `node scripts/build-native.mjs`');
   start(path, callback);
+}
+
+/** Whether a TTY exec can hold its terminal's master side: fdReader, recvFd and setWinsize are built. */
+export function hasTerminalBindings(): boolean {
+  try {
+    const b = load();
+    return typeof b.fdReader === 'function' && typeof b.recvFd === 'function' && typeof b.setWinsize === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/** seqpacketReader's thread on an fd the caller owns (a terminal master): its first callback hands back `fd`. */
+export function fdReader(fd: number, callback: SeqpacketCallback): void {
+  const start = load().fdReader;
+  if (!start) throw internal('isulats native addon has no fdReader: rebuild it with `node scripts/build-native.mjs`');
+  start(fd, callback);
+}
+
+/** The fd passed (SCM_RIGHTS) with the next message on a unix socket, close-on-exec; -1 when none is there yet. */
+export function recvFd(socketFd: number): number {
+  const recv = load().recvFd;
+  if (!recv) throw internal('isulats native addon has no recvFd: rebuild it with `node scripts/build-native.mjs`');
+  return recv(socketFd);
+}
+
+/** TIOCSWINSZ: a terminal's size (its foreground process group gets SIGWINCH). */
+export function setWinsize(fd: number, rows: number, cols: number): void {
+  const set = load().setWinsize;
+  if (!set) throw internal('isulats native addon has no setWinsize: rebuild it with `node scripts/build-native.mjs`');
+  set(fd, rows, cols);
 }
 
 /** shutdown(2) of a socket: 0 reading, 1 writing, 2 both. */

@@ -1,8 +1,10 @@
-// A TTY exec's conmon starts when the daemon hands out the exec's streaming URL, before any client
-// has come. If the daemon dies then (kill -9), nothing may run: the command was never attached to
-// anyone. conmon's waiting child runs runc as soon as the daemon's end of its start pipe closes,
-// which a death does too; the process spec runc needs is written only once the client's streams
-// are open, so runc finds none and nothing runs in the container.
+// A TTY exec's monitor starts when the daemon hands out the exec's streaming URL, before any client
+// has come: build/ttyexec (or conmon with ISULATS_TTY_EXEC=conmon). If the daemon dies then
+// (kill -9), nothing may run: the command was never attached to anyone. Three things each keep
+// it so, which is why this test fails only when all three go: ttyexec runs runc only on the
+// daemon's 'g' (a closed socket makes it exit; conmon's waiting child runs runc then), the process
+// spec runc needs is written only once the client's streams are open, and the console socket runc
+// must connect to dies with the daemon.
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { processesMentioning } from '../rig/host-cleanup.js';
@@ -49,12 +51,12 @@ describe('a daemon killed while a TTY exec waits for its client', () => {
       await c.runtime('StartContainer', { containerId }, 60_000);
       const marker = `/tmp/ran-${uid}`;
       await c.runtime('Exec', { containerId, cmd: ['sh', '-c', `touch ${marker}`], tty: true, stdout: true, stdin: true });
-      // The exec's conmon is up (its attach link exists) while no client has come.
+      // The exec's monitor is up (its session link exists) while no client has come.
       const links = async () => (await readdir(join(daemon.state, 'sk')).catch(() => [] as string[])).filter((n) => n.startsWith(`${(containerId as string).slice(0, 12)}-`));
-      await waitFor(async () => (await links()).length === 1, { timeoutMs: 10_000, intervalMs: 20, what: 'the early exec conmon' });
+      await waitFor(async () => (await links()).length === 1, { timeoutMs: 10_000, intervalMs: 20, what: 'the early exec monitor' });
       await daemon.kill();
       const sessions = join(daemon.state, 'exec');
-      await waitFor(async () => (await processesMentioning(sessions)).length === 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the exec conmon gone' });
+      await waitFor(async () => (await processesMentioning(sessions)).length === 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the exec monitor gone' });
       await sleep(300);
       await daemon.start();
       const probe = await c.runtime('ExecSync', { containerId, cmd: ['test', '-e', marker], timeout: 10 }, 30_000);

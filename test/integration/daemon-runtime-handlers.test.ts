@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../rig/cli.js';
 import { CRUN, crunForThisHost } from '../rig/crun-path.js';
+import { goToolPath, runGoCriClient } from '../rig/go-tools.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { writeContainerConfig, writePodConfig } from '../rig/pod-configs.js';
 import { run } from '../rig/proc.js';
@@ -60,6 +61,9 @@ describe('isulats daemon: runtime handlers from daemon.json', () => {
     expect(stdout.split('\n').filter(Boolean).sort()).toEqual([crunPod, ctr].sort());
     const exec = await cli(['exec', ctr, 'echo', 'hi-from-crun']);
     expect(exec.stdout).toBe('hi-from-crun\n');
+    // A TTY exec: crun exec -d --tty --console-socket under build/ttyexec, as runc's.
+    const tty = await runGoCriClient(goToolPath('go-cri-client'), ['-endpoint', daemon.endpoint, 'exec', '-id', ctr, '-tty', '--', 'sh', '-c', '[ -t 1 ] && echo tty-under-crun; exit 3']);
+    expect(tty).toEqual({ code: 3, stdout: 'tty-under-crun\r\n', stderr: '' });
 
     expect((await cli(['stop', ctr])).code).toBe(0);
     expect((await cli(['rm', ctr])).code).toBe(0);

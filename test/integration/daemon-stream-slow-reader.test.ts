@@ -2,8 +2,8 @@
 // process wrote reaches the client before the exit status, and the daemon does not hold the
 // output meanwhile (the process waits on a full pipe). Clients: client-go's remotecommand over
 // SPDY and WebSocket (test/go-cri-client), a raw WebSocket client on the older channel
-// protocols, and our own CLI, and TTY exec and attach (conmon's attach socket); each pipes into
-// a reader that takes one byte, then pauses.
+// protocols, and our own CLI, and TTY exec (the terminal's master) and attach (conmon's attach
+// socket); each pipes into a reader that takes one byte, then pauses.
 import { readFile, writeFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,8 +134,8 @@ describe('isulats daemon: exec output to a slow reader', () => {
     });
   }
 
-  // TTY exec and attach read conmon's attach socket: while the client is slow, reading it stops,
-  // conmon blocks on it and the output waits in the container's terminal. Zeros pass a terminal
+  // A TTY exec reads its terminal's master and attach conmon's attach socket, each from a thread of
+  // the addon: while the client is slow, reading stops and the output waits in the container's terminal. Zeros pass a terminal
   // unchanged (onlcr touches only newlines), so the count is exact.
   it(`holds a TTY exec back instead of buffering: ${LARGE_OUTPUT_BYTES} bytes to client-go over SPDY`, async () => {
     const { result, growth } = await rssGrowthDuring(daemon!.pid, () => throughSlowReader(

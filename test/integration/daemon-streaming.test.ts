@@ -197,16 +197,16 @@ describe('isulats daemon: streaming over the embedded engine', () => {
     expect((await runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).exitCode).toBe(0);
     await expect(runRemoteCommand(url, { transport: 'websocket', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
     const { url: late } = await client.exec(req);
-    // A TTY exec starts with its URL (its conmon boots at once); left unused, it is ended at expiry.
+    // A TTY exec starts with its URL (its monitor, ttyexec, starts at once); left unused, it is ended at expiry.
     const marker = `/tmp/unused-${process.pid}`;
     const { url: unused } = await client.exec({ containerId: web, cmd: ['sh', '-c', `touch ${marker}`], stdout: true, tty: true });
     const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${web.slice(0, 12)}-`));
-    await waitUntil(async () => (await links()).length === 1, 'the unused exec\'s conmon');
+    await waitUntil(async () => (await links()).length === 1, 'the unused exec\'s monitor');
     await sleep(TOKEN_TTL_MS + 200);
     await expect(runRemoteCommand(late, { transport: 'spdy', stdout: sink().stream, tty: false })).rejects.toThrow(/404/);
     await expect(runRemoteCommand(unused, { transport: 'spdy', stdout: sink().stream, tty: true })).rejects.toThrow(/404/);
     await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the unused session cleaned up');
-    await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the unused exec conmon gone');
+    await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the unused exec monitor gone');
     expect((await client.execSync({ containerId: web, cmd: ['test', '-e', marker] })).exitCode).toBe(1);
   }, 60_000);
 
@@ -230,7 +230,7 @@ describe('isulats daemon: streaming over the embedded engine', () => {
   });
 
   describe('a TTY exec over SPDY whose client opens its streams one at a time', () => {
-    // The exec's conmon boots from the Exec answer on, while client-go comes and opens error, stdout
+    // The exec's monitor starts from the Exec answer on, while client-go comes and opens error, stdout
     // and resize streams one reply after another; the command waits until all of them are open.
     const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${web.slice(0, 12)}-`));
     const ran = async (marker: string) => (await client.execSync({ containerId: web, cmd: ['test', '-e', marker] })).exitCode === 0;
@@ -239,8 +239,8 @@ describe('isulats daemon: streaming over the embedded engine', () => {
       const { connection } = await upgradeToSpdy(url, SPDY_REMOTECOMMAND_PROTOCOLS, { method: 'POST' });
       connection.on('error', () => {});
       await connection.createStream({ [HEADER_STREAM_TYPE]: STREAM_TYPE.error }).waitReply(10_000);
-      // The exec's conmon has made its attach socket (and its link) while two streams are still missing.
-      await waitUntil(async () => (await links()).length === 1, 'the exec conmon\'s attach link');
+      // The exec's monitor and its session link are up while two streams are still missing.
+      await waitUntil(async () => (await links()).length === 1, 'the exec session\'s link');
       return connection;
     }
 
@@ -269,7 +269,7 @@ describe('isulats daemon: streaming over the embedded engine', () => {
       const connection = await openWithErrorStreamOnly(marker);
       connection.destroy();
       await waitUntil(async () => (await links()).length === 0 && (await readdir(join(fx.options.state, 'exec'))).length === 0, 'the session cleaned up');
-      await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the exec conmon gone');
+      await waitUntil(async () => (await processesMentioning(join(fx.options.state, 'exec'))).length === 0, 'the exec monitor gone');
       await sleep(500);
       expect(await ran(marker)).toBe(false);
     });

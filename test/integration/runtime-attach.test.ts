@@ -148,7 +148,7 @@ describe('runtime: exec with a TTY', () => {
     async function* sizes() {
       yield { width: 90, height: 33 };
     }
-    // The exec's conmon starts through the addon (posix_spawn from a thread), not a fork of this process.
+    // The exec's monitor (ttyexec) starts through the addon (posix_spawn from a thread), not a fork of this process.
     expect(nativeWithPipesEnabled()).toBe(true);
     const forksBefore = childProcessSpawns();
     const done = e.streamInProcess('exec', { containerId, cmd: ['sh'], stdin: true, stdout: true, tty: true }, { stdin, stdout, tty: true, resize: sizes() });
@@ -159,27 +159,28 @@ describe('runtime: exec with a TTY', () => {
     expect(out()).toContain('33 90');
     expect(childProcessSpawns()).toBe(forksBefore);
     expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
-    // conmon's link to the exec session (<state>/sk/<id12>-<session>) went with the session.
+    // The link to the exec session (<state>/sk/<id12>-<session>) went with the session.
     expect((await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`))).toEqual([]);
     await e.removePodSandbox({ podSandboxId });
   });
 
-  it('leaves no session dir behind when the exec conmon cannot start', async () => {
+  it('leaves no session dir or link behind when the exec monitor (ttyexec, or conmon) cannot start', async () => {
     const e = fx.engine;
     const pod = podConfig('ttyexec-nostart');
     const { podSandboxId } = await e.runPodSandbox({ config: pod });
     const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
     await e.startContainer({ containerId });
     const remove = e.ctx.runner.addHook((cmd, args) => {
-      if (args.includes('--exec-attach')) throw new Error('injected conmon start failure');
+      if (args.includes('--exec-attach') || cmd.endsWith('/ttyexec')) throw new Error('injected monitor start failure');
     });
     try {
       const stdout = new PassThrough();
-      await expect(e.streamInProcess('exec', { containerId, cmd: ['sh'], stdout: true, tty: true }, { stdout, tty: true })).rejects.toThrow('injected conmon start failure');
+      await expect(e.streamInProcess('exec', { containerId, cmd: ['sh'], stdout: true, tty: true }, { stdout, tty: true })).rejects.toThrow('injected monitor start failure');
     } finally {
       remove();
     }
     expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
+    expect((await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`))).toEqual([]);
     await e.removePodSandbox({ podSandboxId });
   });
 });

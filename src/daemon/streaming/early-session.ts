@@ -6,7 +6,7 @@
 import type { StreamIO } from '../../client/backend.js';
 import type { K8sStatus } from '../../protocols/remotecommand/index.js';
 
-export type SessionStreams = Pick<StreamIO, 'stdin' | 'stdout' | 'stderr' | 'resize'>;
+export type SessionStreams = Pick<StreamIO, 'stdin' | 'stdout' | 'stderr' | 'resize' | 'gone'>;
 
 export class EarlySession {
   readonly io: StreamIO;

@@ -57,7 +57,7 @@ export async function serveCommandSpdy(
     resolve(undefined);
   }));
 
-  const streamsOpen = { stdin, stdout, stderr, resize: sizes };
+  const streamsOpen = { stdin, stdout, stderr, resize: sizes, gone: gone.then(() => undefined) };
   // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
   const status = await Promise.race([early ? early.open(streamsOpen) : run({ ...streamsOpen, tty: opts.tty }), gone]);
   if (!status) return;

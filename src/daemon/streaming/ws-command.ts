@@ -62,7 +62,7 @@ export async function serveCommandWebSocket(
   const stderr = opts.stderr ? output(STREAM_CHANNELS.stderr) : undefined;
 
   // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
-  const status = await Promise.race([run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes }), closed.then(() => undefined)]);
+  const status = await Promise.race([run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes, gone: closed }), closed.then(() => undefined)]);
   if (!status) {
     stdout?.destroy();
     stderr?.destroy();

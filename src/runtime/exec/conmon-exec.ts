@@ -5,7 +5,7 @@
 // _OCI_STARTPIPE, reports on _OCI_ATTACHPIPE when the attach socket is ready,
 // waits for a second start write (we are attached), then reports the exec
 // pid and, when the process ends, its exit status on _OCI_SYNCPIPE.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -15,6 +15,7 @@ import type { OciProcess } from '../oci/oci-runtime.js';
 import type { ProcessRunner } from '../oci/process-runner.js';
 import { parseSyncMessage, type SyncMessage } from '../oci/conmon.js';
 import { attachToConmon } from './attach-client.js';
+import { makeSession, removeSession, sessionName } from './session-dir.js';
 
 export interface ConmonExecOptions {
   runner: ProcessRunner;
@@ -81,30 +82,9 @@ class LineReader {
   }
 }
 
-// The session's few small files are made and removed synchronously: each is a single cheap
-// syscall, and every thread-pool round trip costs more than it (milliseconds per step when the
-// pool is busy), on a path a client waits on before and after its command runs.
-
-/** A session dir under `sessionsDir`, which is made only when missing (not on every exec). */
-function makeSession(sessionsDir: string): string {
-  try {
-    return mkdtempSync(join(sessionsDir, 'x'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
-    return mkdtempSync(join(sessionsDir, 'x'));
-  }
-}
-
-/** Removes the session dir and conmon's link to it (which conmon never removes). */
-function removeSession(session: string, link: string): void {
-  rmSync(session, { recursive: true, force: true });
-  rmSync(link, { force: true });
-}
-
 export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
   const session = makeSession(o.sessionsDir);
-  const sessionId = `${o.containerId.slice(0, 12)}-${session.slice(-6)}`;
+  const sessionId = sessionName(o.containerId, session);
   const link = join(o.socketDir, sessionId);
   // Written only once the client's streams are open (below): conmon's waiting child runs runc
   // whenever our end of the start pipe closes, our death included, and without a spec runc runs nothing.
@@ -176,7 +156,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
     await streaming.catch(() => undefined);
     return exit.data;
   } finally {
-    // The session dir goes first: when our end of the start pipe closes, conmon's waiting child
+    // The session dir goes first (conmon never removes its link to it): when our end of the start pipe closes, conmon's waiting child
     // execs runc even if we never said start (a session given up early), and runc then finds no
     // process spec and fails before anything runs in the container (as after our death, when the
     // spec was never written).

@@ -1,10 +1,12 @@
 // A SOCK_SEQPACKET client over the addon's seqpacketReader, shaped like node-unix-socket's
 // SeqpacketSocket plus pause() and resume(): while paused, nothing is read from the socket, so
 // the peer (conmon) blocks instead of our memory filling up with what a slow client cannot take.
+// open(fd) reads an fd we already hold the same way (fdReader): a TTY exec's terminal master,
+// where a write may take part of a chunk (the rest waits) and end() does not apply.
 import { EventEmitter } from 'node:events';
 import { close, writeSync } from 'node:fs';
 import { getSystemErrorName } from 'node:util';
-import { hasSeqpacketReader, seqpacketReader, shutdownSocket } from '../native.js';
+import { fdReader, hasSeqpacketReader, seqpacketReader, shutdownSocket, type SeqpacketCallback } from '../native.js';
 
 export { hasSeqpacketReader };
 
@@ -22,14 +24,29 @@ export class NativeSeqpacketSocket extends EventEmitter {
   private closed = false;
 
   connect(path: string, cb?: () => void): void {
-    seqpacketReader(path, (kind, errno, fd, ctlFd, data) => {
+    seqpacketReader(path, this.reader(cb));
+  }
+
+  /** Reads `fd` (ours from now on: closed after the end) from a thread; 'connect' once it runs. */
+  open(fd: number, cb?: () => void): void {
+    fdReader(fd, this.reader(cb, fd));
+  }
+
+  /** `given`: an fd handed to open(), closed here when its thread could not start. */
+  private reader(cb?: () => void, given = -1): SeqpacketCallback {
+    return (kind, errno, fd, ctlFd, data) => {
       if (kind === 0) {
-        if (errno) return this.fail('connect', errno);
+        if (errno && given >= 0) close(given, () => undefined);
+        if (errno) {
+          this.queue = [];
+          return this.fail('connect', errno);
+        }
         this.fd = fd;
         this.ctlFd = ctlFd;
         if (this.destroyed) return this.stopReader();
         this.emit('connect');
         cb?.();
+        this.flush(); // what was written before the thread ran
       } else if (kind === 1) {
         if (!this.destroyed) this.emit('data', data);
       } else {
@@ -39,12 +56,12 @@ export class NativeSeqpacketSocket extends EventEmitter {
         else if (!this.destroyed) this.emit('end');
         this.closeSocket();
       }
-    });
+    };
   }
 
-  /** One write, one message (the caller keeps messages within what the peer reads at once). */
+  /** One write, one message (the caller keeps messages within what the peer reads at once); queued until connected. */
   write(buf: Buffer, offset = 0, length = buf.length - offset, cb?: () => void): void {
-    if (this.fd < 0 || this.destroyed || this.ended) return;
+    if (this.destroyed || this.ended) return;
     this.queue.push({ data: buf.subarray(offset, offset + length), cb });
     this.flush();
   }
@@ -90,9 +107,18 @@ export class NativeSeqpacketSocket extends EventEmitter {
   private flush(): void {
     if (this.retry || this.fd < 0) return;
     while (this.queue.length > 0) {
-      const { data, cb } = this.queue[0]!;
+      const head = this.queue[0]!;
       try {
-        writeSync(this.fd, data);
+        const n = writeSync(this.fd, head.data);
+        if (n < head.data.length) {
+          // A terminal took part of it (its input buffer is full): the rest goes on the next try.
+          head.data = head.data.subarray(n);
+          this.retry = setTimeout(() => {
+            this.retry = undefined;
+            this.flush();
+          }, RETRY_MS);
+          return;
+        }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
           this.retry = setTimeout(() => {
@@ -106,7 +132,7 @@ export class NativeSeqpacketSocket extends EventEmitter {
         return;
       }
       this.queue.shift();
-      cb?.();
+      head.cb?.();
     }
     if (this.endPending && !this.ended) {
       this.endPending = false;

@@ -18,6 +18,7 @@ import { killProcessTree } from './process-tree.js';
 import { timerDelay } from '../../util/timer-delay.js';
 import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
+import { execWithConsole, TTYEXEC_BINARY, ttyExecWithoutConmon } from '../exec/tty-exec.js';
 import { forwardOutput } from '../exec/forward-output.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
@@ -209,6 +210,20 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async execStream(id: string, proc: OciProcess, io: StreamIO, opts: { stdin: boolean }): Promise<number> {
+    if (io.tty && ttyExecWithoutConmon()) {
+      return execWithConsole({
+        runner: this.opts.runner,
+        helper: TTYEXEC_BINARY,
+        runcPath: await this.runcPath(),
+        runcRoot: this.opts.runcRoot,
+        runtimeArgs: this.opts.runtimeArgs,
+        socketDir: this.opts.socketDir,
+        sessionsDir: joinPath(this.opts.exitDir, '..', 'exec'),
+        containerId: id,
+        process: proc,
+        io,
+      });
+    }
     if (io.tty) {
       return execWithConmon({
         stdin: opts.stdin,
