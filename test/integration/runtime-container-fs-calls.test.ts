@@ -77,7 +77,7 @@ describe('runtime: file system work of CreateContainer and RemoveContainer', () 
     if (pod) await removeKubeletPodCgroup(pod, kubepodsBefore);
   }, 120_000);
 
-  it('CreateContainer waits on the thread pool only for the four fsyncs that make it durable', async () => {
+  it('CreateContainer waits on the thread pool only for the five fsyncs that make it durable', async () => {
     await drainTrash();
     let containerId = '';
     let requests: string[] = [];
@@ -86,8 +86,9 @@ describe('runtime: file system work of CreateContainer and RemoveContainer', () 
         ({ containerId } = await create('app'));
       });
     });
-    // The container record and the rootfs record, each its file and its directory.
-    expect(requests).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK']);
+    // The container record and the rootfs record, each its file and its directory, and the
+    // bundle's spec, fsynced alongside the record's file (two waits in a row, not three).
+    expect(requests).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK']);
     // Resources without a cpuset need no look at the host's online CPUs and memory nodes.
     expect(reads.filter((p) => p.startsWith('/sys/devices/system/'))).toEqual([]);
     const { status } = await fx.engine.containerStatus({ containerId });

@@ -239,6 +239,61 @@ describe('SIGKILL during CreateContainer', () => {
   }
 });
 
+/**
+ * The file system calls of one CLI call, under strace: fsyncs (file descriptors shown as paths)
+ * and renames, in the order they returned.
+ */
+async function tracedCli(args: string[]): Promise<{ stdout: string; trace: string[] }> {
+  const out = join(dir, `strace-${randomBytes(3).toString('hex')}.txt`);
+  try {
+    const r = await run('strace', ['-f', '-y', '--seccomp-bpf', '-qq', '-e', 'trace=fsync,fdatasync,rename,renameat,renameat2', '-o', out, process.execPath, 'bin/isulats', ...base, ...args], { cwd: cliDir, env: { ...process.env, ...env() }, timeoutMs: 60_000 });
+    return { stdout: r.stdout.trim(), trace: completedCalls(await readFile(out, 'utf8')) };
+  } finally {
+    await rm(out, { force: true });
+  }
+}
+
+/**
+ * strace -f lines (`PID call(args) = result`) as whole calls in the order they returned: a call
+ * cut by another thread's line (`PID call(args <unfinished ...>`, later `PID <... call resumed>)
+ * = result`) is joined and placed where it returned.
+ */
+function completedCalls(text: string): string[] {
+  const pending = new Map<string, string>();
+  const calls: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^(\d+) +(.*)$/.exec(line);
+    if (!m) continue;
+    const [, pid, rest] = m as unknown as [string, string, string];
+    if (rest.endsWith('<unfinished ...>')) pending.set(pid, rest.slice(0, -'<unfinished ...>'.length).trimEnd());
+    else if (rest.startsWith('<... ')) {
+      calls.push(`${pending.get(pid) ?? ''}${rest.replace(/^<\.\.\. \w+ resumed>/, '')}`);
+      pending.delete(pid);
+    } else calls.push(rest);
+  }
+  return calls;
+}
+
+describe('the spec a CreateContainer commits', () => {
+  it('config.json is fsynced before the rename that commits the container record', async () => {
+    const podFile = await podConfig('spec-durable');
+    const pod = await ok(['runp', podFile]);
+    const { stdout: ctr, trace } = await tracedCli(['create', pod, CONTAINER(), podFile]);
+    expect(ctr).toMatch(/^[0-9a-f]{64}$/);
+    const meta = join(dir, 'root', 'containers', ctr, 'meta.json');
+    const renames = trace.map((l, i) => [l, i] as const).filter(([l]) => /rename/.test(l) && l.includes(`"${meta}"`));
+    // The record marked creating, then the commit.
+    expect(renames).toHaveLength(2);
+    const commit = renames[1]![1];
+    const spec = join(dir, 'root', 'containers', ctr, 'bundle', 'config.json');
+    const specSyncs = trace.map((l, i) => [l, i] as const).filter(([l]) => /fsync/.test(l) && l.includes(`<${spec}>`) && / = 0$/.test(l));
+    expect(specSyncs.map(([, i]) => i < commit)).toEqual([true]);
+    await ok(['start', ctr]);
+    expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
+    await removeAllAndCheck();
+  });
+});
+
 describe('SIGKILL during StartContainer', () => {
   for (const fp of START_FAILPOINTS) {
     it(`${fp}: the record matches runc afterwards, the container is monitored, nothing leaks`, async () => {

@@ -153,12 +153,16 @@ export class ContainerService {
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
       mkdirSync(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
-      writeFileSync(joinPath(bundle, 'config.json'), JSON.stringify(spec));
+      const specPath = joinPath(bundle, 'config.json');
+      writeFileSync(specPath, JSON.stringify(spec));
       if (logPath) mkdirSync(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');
       // runc and conmon start at StartContainer (as containerd's task): a created container is its
       // bundle, rootfs and record, so CreateContainer costs no process and a never-started one none either.
-      const [created] = await Promise.all([ctx.containers.update(id, () => ({ ...record, creating: undefined })), ctx.snapshots.persist(id)]);
+      // The spec is fsynced with the record's temp file, before the commit: a committed container
+      // never has a spec cut short by a power loss.
+      const commit = ctx.containers.update(id, () => ({ ...record, creating: undefined }), { syncFirst: [specPath] });
+      const [created] = await Promise.all([commit, ctx.snapshots.persist(id)]);
       runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs(), status: containerStatusOf(created) });
       await ctx.nri?.postCreateContainer(id);

@@ -87,12 +87,15 @@ export class StateStore<T extends StoredObject> {
     return record;
   }
 
-  /** Read, apply, write atomically, all under the object's lock. */
-  async update(id: string, fn: (current: T) => T | Promise<T>): Promise<T> {
+  /**
+   * Read, apply, write atomically, all under the object's lock. `syncFirst`: files the write
+   * commits, made durable before it (see AtomicWriteOptions).
+   */
+  async update(id: string, fn: (current: T) => T | Promise<T>, opts: { syncFirst?: readonly string[] } = {}): Promise<T> {
     return this.withLock(id, async () => {
       const current = await this.mustGet(id);
       const next = await fn(structuredClone(current));
-      await writeJsonAtomic(this.metaPath(id), next);
+      await writeJsonAtomic(this.metaPath(id), next, 0o644, { syncFirst: opts.syncFirst });
       return next;
     });
   }
