@@ -93,7 +93,17 @@ async function ourProcesses(): Promise<string[]> {
   return live.map((p) => `${p.pid} ${p.argv.join(' ')}`);
 }
 
-async function leftovers(): Promise<Record<string, unknown>> {
+/** cgroups under our pods' cgroup parent, in every hierarchy (runc makes one per container and pause). */
+async function ourCgroups(): Promise<string[]> {
+  const cgroups: string[] = [];
+  for (const controller of await readdir('/sys/fs/cgroup').catch(() => [] as string[])) {
+    const parent = join('/sys/fs/cgroup', controller, cgroupParent);
+    for (const e of await readdir(parent, { withFileTypes: true }).catch(() => [])) if (e.isDirectory()) cgroups.push(join(parent, e.name));
+  }
+  return cgroups;
+}
+
+async function leftovers(): Promise<{ [K in keyof typeof NOTHING]: string[] }> {
   const leaseDir = join(net.leaseDir, net.name);
   const runc = await run('runc', ['--root', join(dir, 'state', 'runc'), 'list', '-q'], { check: false });
   const root = join(dir, 'root');
@@ -108,10 +118,13 @@ async function leftovers(): Promise<Record<string, unknown>> {
     cniCache: await readdir(join(dir, 'root', 'cni', 'results')).catch(() => []),
     runc: runc.stdout.split('\n').filter(Boolean),
     processes: await ourProcesses(),
+    // Record lock files go with their record (removed by their holder).
+    locks: [...(await readdir(join(root, 'locks', 'sandboxes')).catch(() => [])), ...(await readdir(join(root, 'locks', 'containers')).catch(() => []))],
+    cgroups: await ourCgroups(),
   };
 }
 
-const NOTHING = { pods: [], containers: [], names: [], mounts: [], netns: [], leases: [], cniCache: [], runc: [], processes: [] };
+const NOTHING = { pods: [], containers: [], names: [], mounts: [], netns: [], leases: [], cniCache: [], runc: [], processes: [], locks: [], cgroups: [] };
 
 /** Removes every pod through the CLI (unless already done), then looks for any trace on the host. */
 async function removeAllAndCheck(alreadyRemoved = false): Promise<void> {
@@ -357,9 +370,12 @@ describe('SIGKILL during StartContainer, the monitor killed with the engine', ()
 });
 
 /** The one pod record on disk, with its `creating` mark replaced. */
-async function setPodCreator(creator: Record<string, unknown>): Promise<string> {
-  const [id] = await readdir(join(dir, 'root', 'sandboxes'));
-  const meta = join(dir, 'root', 'sandboxes', id!, 'meta.json');
+const setPodCreator = (creator: Record<string, unknown>) => setCreator('sandboxes', creator);
+
+/** The one pod or container record on disk, with its `creating` mark replaced. */
+async function setCreator(kind: 'sandboxes' | 'containers', creator: Record<string, unknown>): Promise<string> {
+  const [id] = await readdir(join(dir, 'root', kind));
+  const meta = join(dir, 'root', kind, id!, 'meta.json');
   const record = JSON.parse(await readFile(meta, 'utf8')) as { creating?: Record<string, unknown> };
   expect(record.creating).toBeDefined();
   await writeFile(meta, JSON.stringify({ ...record, creating: { ...record.creating, ...creator } }));
@@ -425,6 +441,50 @@ describe('a half-created pod whose creator PID still answers', () => {
       for (let i = 0; i < 50 && (await pidAlive(creator.pid)); i++) await sleep(100);
       await engine.removePodSandbox({ podSandboxId: id });
       await removeAllAndCheck(true);
+    } finally {
+      creator.stop();
+      await engine?.close();
+    }
+  });
+});
+
+describe('a half-created container', () => {
+  it('RemoveContainer and RemovePodSandbox refuse while its creator lives, then release everything', async () => {
+    const podFile = await podConfig('half-made-ctr');
+    const pod = await ok(['runp', podFile]);
+    await crash(['create', pod, CONTAINER(), podFile], 'create-after-bundle');
+    const creator = startStranger();
+    let engine: Engine | undefined;
+    try {
+      const ctr = await setCreator('containers', { pid: creator.pid, startTime: await processStartTime(creator.pid) });
+      const rootfs = join(dir, 'state', 'rootfs', ctr);
+      // An engine that stays open while the creator dies (a daemon): its recovery runs now.
+      engine = await Engine.open({ root: join(dir, 'root'), state: join(dir, 'state'), cniConfDir: join(dir, 'cni'), cniBinDirs: ['/usr/lib/cni'], warn: () => undefined });
+      const refused = await cli(['rm', '-f', ctr]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/still being created/);
+      await expect(engine.removePodSandbox({ podSandboxId: pod })).rejects.toThrow(/still being created/);
+      expect((await pods()).map((p) => p.state)).toEqual(['SANDBOX_READY']);
+      // The name is still held: a second create is refused, and its undo leaves nothing (its record's lock file included).
+      expect((await cli(['create', pod, CONTAINER(), podFile])).code).not.toBe(0);
+      expect((await leftovers()).locks.filter((l) => !l.startsWith(ctr) && !l.startsWith(pod))).toEqual([]);
+      // StopPodSandbox stops what runs and leaves the container being made as it is (its creator would overwrite a state written now).
+      const meta = join(dir, 'root', 'containers', ctr, 'meta.json');
+      const before = await readFile(meta, 'utf8');
+      await engine.stopPodSandbox({ podSandboxId: pod });
+      expect(await readFile(meta, 'utf8')).toBe(before);
+      // Nothing was taken from under the creator.
+      expect(existsSync(join(dir, 'root', 'containers', ctr, 'bundle', 'config.json'))).toBe(true);
+      expect((await leftovers()).mounts).toContain(rootfs);
+      creator.stop();
+      for (let i = 0; i < 50 && (await pidAlive(creator.pid)); i++) await sleep(100);
+      await engine.removeContainer({ containerId: ctr });
+      const after = await leftovers();
+      expect({ containers: after.containers, mounts: after.mounts.filter((m) => m === rootfs), locks: after.locks.filter((l) => l.startsWith(ctr)) }).toEqual({ containers: [], mounts: [], locks: [] });
+      expect(await containers()).toEqual([]);
+      // Its name is free again: only the pod's is left.
+      expect(after.names).toHaveLength(1);
+      await removeAllAndCheck();
     } finally {
       creator.stop();
       await engine?.close();

@@ -20,7 +20,7 @@ import { exitTransition, type ContainerRecord, type ContainerStateName } from '.
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
-import { currentCreator } from '../recovery/creator.js';
+import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
@@ -110,7 +110,7 @@ export class ContainerService {
         runtimeHandler: sandbox.runtime ?? sandbox.runtimeHandler,
       };
       await ctx.containers.create(record);
-      undo.push('remove record', () => ctx.containers.remove(id));
+      undo.push('remove record', () => ctx.containers.removeLocking(id));
       runtimeFailpoint('create-after-record');
       // Name after the record (marked creating): recovery can then release a name whose creator died.
       await ctx.containerNames.reserve(name, id);
@@ -308,7 +308,9 @@ export class ContainerService {
    */
   async stopById(id: string, timeoutSec: number): Promise<void> {
     const record = await this.refresh(await this.ctx.containers.mustGet(id));
-    if (record.state === 'CONTAINER_EXITED') return;
+    // Being created (or abandoned midway): runc knows a container only from StartContainer, so
+    // nothing runs, and the creator's commit would overwrite a state written now.
+    if (record.state === 'CONTAINER_EXITED' || record.creating) return;
     if (record.state === 'CONTAINER_CREATED') {
       // Never started: record it as exited. Only a StartContainer killed midway leaves a created
       // init (blocked on runc's exec fifo): `runc delete --force` kills it and deletes the container.
@@ -372,6 +374,7 @@ export class ContainerService {
   async removeById(id: string): Promise<void> {
     const record = await this.ctx.containers.get(id);
     if (!record) return;
+    if (record.creating && (await this.removeHalfCreated(id))) return;
     const current = await this.refresh(record);
     if (current.state === 'CONTAINER_RUNNING' || current.state === 'CONTAINER_CREATED') {
       await this.stopById(id, 0);
@@ -408,8 +411,34 @@ export class ContainerService {
     for (const r of await this.ctx.containers.list()) if (r.sandboxId === sandboxId) await this.removeById(r.id);
   }
 
+  /**
+   * Removal of a container whose record is still marked `creating`: refused while its creator
+   * (this process or another, e.g. a CLI call on the same root) still builds it, as for a half-made
+   * pod; undone as recovery would once the creator died. False when the creator committed it
+   * meanwhile: the caller removes it as any other.
+   */
+  private async removeHalfCreated(id: string): Promise<boolean> {
+    return this.ctx.containers.withLock(id, async () => {
+      const r = await this.ctx.containers.get(id);
+      if (!r) return true;
+      if (!r.creating) return false;
+      if (await creatorAlive(r.creating)) throw failedPrecondition(`container ${id} is still being created (by process ${r.creating.pid})`);
+      await this.releaseAbandoned(r);
+      return true;
+    });
+  }
+
   /** Undoes a CreateContainer whose process died midway (recovery at open). */
   async cleanupAbandoned(record: ContainerRecord): Promise<void> {
+    // Under the lock, so the record's lock file goes with it.
+    await this.ctx.containers.withLock(record.id, async () => {
+      const current = await this.ctx.containers.get(record.id);
+      if (current?.creating) await this.releaseAbandoned(current);
+    });
+  }
+
+  /** Everything a CreateContainer may have acquired, found by the container's ID (its record was written first). */
+  private async releaseAbandoned(record: ContainerRecord): Promise<void> {
     // runc only knows a container from StartContainer on: an abandoned CreateContainer spawns nothing here.
     if (await this.oci(record).known(record.id)) {
       await this.oci(record).kill(record.id, 'KILL', true).catch(() => undefined);

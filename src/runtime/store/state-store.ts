@@ -111,6 +111,11 @@ export class StateStore<T extends StoredObject> {
     removeHeldLock(this.lockPath(id));
   }
 
+  /** Deletes the object for a caller that does not hold its lock (a creation's undo): takes it, so the lock file goes too. */
+  async removeLocking(id: string): Promise<void> {
+    await this.withLock(id, () => this.remove(id));
+  }
+
   async ids(): Promise<string[]> {
     try {
       return (await readdir(this.dir)).filter((n) => ID_PATTERN.test(n));
