@@ -1,5 +1,5 @@
 // SIGKILL of a real `isulats daemon` at every named failpoint of RunPodSandbox, CreateContainer,
-// StartContainer, StopPodSandbox and RemovePodSandbox, over gRPC. The daemon restarts on the same
+// StartContainer, RemoveContainer, StopPodSandbox and RemovePodSandbox, over gRPC. The daemon restarts on the same
 // root (its recovery runs once, at start, where a CLI call recovers at each call), and then the
 // pod or container is there and usable, or gone with its name free; the RPC succeeds when retried;
 // and once the pods are removed nothing is left: mounts, namespace pins, host-local leases, runc
@@ -15,7 +15,7 @@ import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
-import { CREATE_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
+import { CREATE_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 type PidMode = 'POD' | 'CONTAINER';
 /** Each failpoint runs on a pod without a pause; those around the pause's own steps also on one with it. */
@@ -221,6 +221,29 @@ describe('daemon SIGKILLed during StartContainer', () => {
         expect(after.map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
       }
       await expectMonitored(ctr);
+      await removeAllAndCheck();
+    }, 120_000);
+  }
+});
+
+describe('daemon SIGKILLed during RemoveContainer', () => {
+  for (const fp of RM_FAILPOINTS) {
+    it(`${fp}: the container is listed exited or gone, the retry removes it, its name is free, nothing leaks`, async () => {
+      await armDaemon(fp);
+      const { config, pod } = await runPod('CONTAINER');
+      const ctr = await createContainer(pod, config);
+      await rpc('StartContainer', { containerId: ctr });
+      await crash('RemoveContainer', { containerId: ctr });
+      const after = await containers();
+      if (fp === 'rm-after-record-remove') {
+        expect(after).toEqual([]);
+      } else {
+        expect(after.map((c) => c.state)).toEqual(['CONTAINER_EXITED']);
+        await rpc('RemoveContainer', { containerId: ctr });
+        expect(await containers()).toEqual([]);
+      }
+      // The same container again: its name was released.
+      await rpc('StartContainer', { containerId: await createContainer(pod, config) });
       await removeAllAndCheck();
     }, 120_000);
   }

@@ -1,5 +1,5 @@
 // SIGKILL of the embedded engine (a CLI process) at every named failpoint of
-// runp, create, start, stopp and rmp. The next normal CLI call must see each
+// runp, create, start, rm, stopp and rmp. The next normal CLI call must see each
 // pod and container exactly once (or not at all when the operation had not
 // committed), the operation must succeed when retried, and once the pods are
 // removed nothing remains: mounts, netns files, IP leases, CNI cache entries,
@@ -21,7 +21,7 @@ import { pidAlive, run } from '../rig/proc.js';
 import { startStranger, startZombie, type HeldProcess } from '../rig/zombie.js';
 import { processStartTime } from '../../src/runtime/recovery/creator.js';
 import { Engine } from '../../src/runtime/engine.js';
-import { CREATE_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
+import { CREATE_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 const IMAGE = 'local/busybox:crash';
 type PidMode = 'POD' | 'CONTAINER';
@@ -323,6 +323,31 @@ describe('SIGKILL during StartContainer', () => {
         expect(after.map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
       }
       await expectMonitored(ctr);
+      await removeAllAndCheck();
+    });
+  }
+});
+
+describe('SIGKILL during RemoveContainer', () => {
+  for (const fp of RM_FAILPOINTS) {
+    it(`${fp}: the container is listed exited or gone, the retry removes it, its name is free, nothing leaks`, async () => {
+      const podFile = await podConfig(fp);
+      const pod = await ok(['runp', podFile]);
+      const ctr = await ok(['create', pod, LOGGING_CONTAINER(), podFile]);
+      await ok(['start', ctr]);
+      await crash(['rm', '-f', ctr], fp);
+      const after = await containers();
+      if (fp === 'rm-after-record-remove') {
+        expect(after).toEqual([]);
+      } else {
+        expect(after.map((c) => c.state)).toEqual(['CONTAINER_EXITED']);
+        await ok(['rm', ctr]);
+        expect(await containers()).toEqual([]);
+      }
+      const gone = await leftovers();
+      expect({ mounts: gone.mounts.filter((m) => m.includes(ctr)), runc: gone.runc, processes: gone.processes, locks: gone.locks.filter((l) => l.startsWith(ctr)) }).toEqual({ mounts: [], runc: [], processes: [], locks: [] });
+      // The same container again: its name was released.
+      await ok(['start', await ok(['create', pod, LOGGING_CONTAINER(), podFile])]);
       await removeAllAndCheck();
     });
   }

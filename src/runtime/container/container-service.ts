@@ -380,16 +380,20 @@ export class ContainerService {
       await this.stopById(id, 0);
       await this.ctx.nri?.stopContainer(id);
     }
+    runtimeFailpoint('rm-after-stop');
     let removed: ContainerRecord | undefined;
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
       if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
       await this.oci(r).release(id);
+      runtimeFailpoint('rm-after-runtime-delete');
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
+      runtimeFailpoint('rm-after-snapshot-remove');
       await this.ctx.containers.remove(id);
+      runtimeFailpoint('rm-after-record-remove');
       await this.ctx.containerNames.release(r.name, id);
       await this.ctx.events.append({ containerId: id, podSandboxId: r.sandboxId, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNs() });
       removed = r;
