@@ -305,6 +305,23 @@ describe('the spec a CreateContainer commits', () => {
     expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
     await removeAllAndCheck();
   });
+
+  it('UpdateContainerResources of a created container replaces its config.json durably', async () => {
+    const podFile = await podConfig('spec-update');
+    const pod = await ok(['runp', podFile]);
+    const ctr = await ok(['create', pod, CONTAINER(), podFile]);
+    const bundle = join(dir, 'root', 'containers', ctr, 'bundle');
+    const { trace } = await tracedCli(['update', '--memory', '96m', ctr]);
+    const spec = join(bundle, 'config.json');
+    const at = (re: RegExp) => trace.findIndex((l) => re.test(l));
+    const escaped = bundle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const replace = at(new RegExp(`rename.*"${escaped}/\\.config\\.json\\.tmp-[^"]*", .*"${escaped}/config\\.json"`));
+    const tempSync = at(new RegExp(`fsync\\(\\d+<${escaped}/\\.config\\.json\\.tmp-[^>]*>\\) = 0`));
+    const dirSync = trace.findIndex((l, i) => i > replace && new RegExp(`fsync\\(\\d+<${escaped}>\\) = 0`).test(l));
+    expect({ tempSyncedFirst: tempSync >= 0 && tempSync < replace, dirSyncedAfter: dirSync > replace }).toEqual({ tempSyncedFirst: true, dirSyncedAfter: true });
+    expect((JSON.parse(await readFile(spec, 'utf8')) as { linux: { resources: { memory: { limit: number } } } }).linux.resources.memory.limit).toBe(96 * 1024 * 1024);
+    await removeAllAndCheck();
+  });
 });
 
 describe('SIGKILL during StartContainer', () => {
@@ -485,9 +502,12 @@ describe('a half-created container', () => {
       const rootfs = join(dir, 'state', 'rootfs', ctr);
       // An engine that stays open while the creator dies (a daemon): its recovery runs now.
       engine = await Engine.open({ root: join(dir, 'root'), state: join(dir, 'state'), cniConfDir: join(dir, 'cni'), cniBinDirs: ['/usr/lib/cni'], warn: () => undefined });
-      const refused = await cli(['rm', '-f', ctr]);
-      expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toMatch(/still being created/);
+      // Neither removed nor its spec rewritten (its creator writes the spec) from another process.
+      for (const args of [['rm', '-f', ctr], ['update', '--memory', '96m', ctr]]) {
+        const refused = await cli(args);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toMatch(/still being created/);
+      }
       await expect(engine.removePodSandbox({ podSandboxId: pod })).rejects.toThrow(/still being created/);
       expect((await pods()).map((p) => p.state)).toEqual(['SANDBOX_READY']);
       // The name is still held: a second create is refused, and its undo leaves nothing (its record's lock file included).

@@ -539,6 +539,8 @@ export class ContainerService {
     if (!res) return {};
     checkResources(res, 'linux');
     if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
+    // Its creator writes the spec and would overwrite the update.
+    if (record.creating) throw failedPrecondition(`container ${record.id} is still being created`);
     await this.ctx.nri?.updateContainer(record.id, res);
     await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
     await this.ctx.containers.update(record.id, (r) => ({
