@@ -407,7 +407,7 @@ export class ContainerService {
     for (const r of await this.ctx.containers.list()) {
       if (r.sandboxId !== sandboxId) continue;
       await this.stopById(r.id, 0);
-      if (r.state !== 'CONTAINER_EXITED') await this.ctx.nri?.stopContainer(r.id);
+      if (r.state !== 'CONTAINER_EXITED' && !r.creating) await this.ctx.nri?.stopContainer(r.id);
     }
   }
 
