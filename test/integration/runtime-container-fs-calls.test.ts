@@ -18,12 +18,23 @@ import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './ru
 const lstatOrUndefined = (path: string) => lstatSync(path, { throwIfNoEntry: false });
 const fsModule = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
-/** Async file system requests (thread-pool round trips) made while `fn` runs, by resource type. */
-async function threadPoolRequests(fn: () => Promise<unknown>): Promise<string[]> {
+/**
+ * Async file system requests (thread-pool round trips) made while `fn` runs, by resource type, and
+ * `firstWave`: how many were sent before the first of them answered (requests that wait together).
+ */
+async function threadPoolRequests(fn: () => Promise<unknown>, waves?: { firstWave: number }): Promise<string[]> {
   const seen: string[] = [];
+  const ids = new Set<number>();
+  let answered = false;
   const hook = createHook({
-    init(_id, type) {
-      if (type.startsWith('FSREQ') || type.startsWith('FILEHANDLE')) seen.push(type);
+    init(id, type) {
+      if (!type.startsWith('FSREQ') && !type.startsWith('FILEHANDLE')) return;
+      seen.push(type);
+      ids.add(id);
+      if (!answered && waves) waves.firstWave++;
+    },
+    before(id) {
+      if (ids.has(id)) answered = true;
     },
   });
   hook.enable();
@@ -77,17 +88,20 @@ describe('runtime: file system work of CreateContainer and RemoveContainer', () 
     if (pod) await removeKubeletPodCgroup(pod, kubepodsBefore);
   }, 120_000);
 
-  it('CreateContainer waits on the thread pool only for the four fsyncs that make it durable', async () => {
+  it('CreateContainer waits on the thread pool only for the five fsyncs that make it durable', async () => {
     await drainTrash();
     let containerId = '';
     let requests: string[] = [];
+    const waves = { firstWave: 0 };
     const reads = await syncCalls('readFileSync', async () => {
       requests = await threadPoolRequests(async () => {
         ({ containerId } = await create('app'));
-      });
+      }, waves);
     });
-    // The container record and the rootfs record, each its file and its directory.
-    expect(requests).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK']);
+    // The container record and the rootfs record, each its file and then its directory, and the
+    // bundle's spec. The spec's fsync adds no wait: it goes with the two records' file fsyncs.
+    expect(requests).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK', 'FSREQCALLBACK']);
+    expect(waves.firstWave).toBe(3);
     // Resources without a cpuset need no look at the host's online CPUs and memory nodes.
     expect(reads.filter((p) => p.startsWith('/sys/devices/system/'))).toEqual([]);
     const { status } = await fx.engine.containerStatus({ containerId });

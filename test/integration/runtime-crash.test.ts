@@ -1,5 +1,5 @@
 // SIGKILL of the embedded engine (a CLI process) at every named failpoint of
-// runp, create, start, stopp and rmp. The next normal CLI call must see each
+// runp, create, start, rm, stopp and rmp. The next normal CLI call must see each
 // pod and container exactly once (or not at all when the operation had not
 // committed), the operation must succeed when retried, and once the pods are
 // removed nothing remains: mounts, netns files, IP leases, CNI cache entries,
@@ -21,7 +21,7 @@ import { pidAlive, run } from '../rig/proc.js';
 import { startStranger, startZombie, type HeldProcess } from '../rig/zombie.js';
 import { processStartTime } from '../../src/runtime/recovery/creator.js';
 import { Engine } from '../../src/runtime/engine.js';
-import { CREATE_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
+import { CREATE_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 const IMAGE = 'local/busybox:crash';
 type PidMode = 'POD' | 'CONTAINER';
@@ -93,7 +93,17 @@ async function ourProcesses(): Promise<string[]> {
   return live.map((p) => `${p.pid} ${p.argv.join(' ')}`);
 }
 
-async function leftovers(): Promise<Record<string, unknown>> {
+/** cgroups under our pods' cgroup parent, in every hierarchy (runc makes one per container and pause). */
+async function ourCgroups(): Promise<string[]> {
+  const cgroups: string[] = [];
+  for (const controller of await readdir('/sys/fs/cgroup').catch(() => [] as string[])) {
+    const parent = join('/sys/fs/cgroup', controller, cgroupParent);
+    for (const e of await readdir(parent, { withFileTypes: true }).catch(() => [])) if (e.isDirectory()) cgroups.push(join(parent, e.name));
+  }
+  return cgroups;
+}
+
+async function leftovers(): Promise<{ [K in keyof typeof NOTHING]: string[] }> {
   const leaseDir = join(net.leaseDir, net.name);
   const runc = await run('runc', ['--root', join(dir, 'state', 'runc'), 'list', '-q'], { check: false });
   const root = join(dir, 'root');
@@ -108,10 +118,13 @@ async function leftovers(): Promise<Record<string, unknown>> {
     cniCache: await readdir(join(dir, 'root', 'cni', 'results')).catch(() => []),
     runc: runc.stdout.split('\n').filter(Boolean),
     processes: await ourProcesses(),
+    // Record lock files go with their record (removed by their holder).
+    locks: [...(await readdir(join(root, 'locks', 'sandboxes')).catch(() => [])), ...(await readdir(join(root, 'locks', 'containers')).catch(() => []))],
+    cgroups: await ourCgroups(),
   };
 }
 
-const NOTHING = { pods: [], containers: [], names: [], mounts: [], netns: [], leases: [], cniCache: [], runc: [], processes: [] };
+const NOTHING = { pods: [], containers: [], names: [], mounts: [], netns: [], leases: [], cniCache: [], runc: [], processes: [], locks: [], cgroups: [] };
 
 /** Removes every pod through the CLI (unless already done), then looks for any trace on the host. */
 async function removeAllAndCheck(alreadyRemoved = false): Promise<void> {
@@ -239,6 +252,78 @@ describe('SIGKILL during CreateContainer', () => {
   }
 });
 
+/**
+ * The file system calls of one CLI call, under strace: fsyncs (file descriptors shown as paths)
+ * and renames, in the order they returned.
+ */
+async function tracedCli(args: string[]): Promise<{ stdout: string; trace: string[] }> {
+  const out = join(dir, `strace-${randomBytes(3).toString('hex')}.txt`);
+  try {
+    const r = await run('strace', ['-f', '-y', '--seccomp-bpf', '-qq', '-e', 'trace=fsync,fdatasync,rename,renameat,renameat2', '-o', out, process.execPath, 'bin/isulats', ...base, ...args], { cwd: cliDir, env: { ...process.env, ...env() }, timeoutMs: 60_000 });
+    return { stdout: r.stdout.trim(), trace: completedCalls(await readFile(out, 'utf8')) };
+  } finally {
+    await rm(out, { force: true });
+  }
+}
+
+/**
+ * strace -f lines (`PID call(args) = result`) as whole calls in the order they returned: a call
+ * cut by another thread's line (`PID call(args <unfinished ...>`, later `PID <... call resumed>)
+ * = result`) is joined and placed where it returned.
+ */
+function completedCalls(text: string): string[] {
+  const pending = new Map<string, string>();
+  const calls: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^(\d+) +(.*)$/.exec(line);
+    if (!m) continue;
+    const [, pid, rest] = m as unknown as [string, string, string];
+    if (rest.endsWith('<unfinished ...>')) pending.set(pid, rest.slice(0, -'<unfinished ...>'.length).trimEnd());
+    else if (rest.startsWith('<... ')) {
+      calls.push(`${pending.get(pid) ?? ''}${rest.replace(/^<\.\.\. \w+ resumed>/, '')}`);
+      pending.delete(pid);
+    } else calls.push(rest);
+  }
+  return calls;
+}
+
+describe('the spec a CreateContainer commits', () => {
+  it('config.json is fsynced before the rename that commits the container record', async () => {
+    const podFile = await podConfig('spec-durable');
+    const pod = await ok(['runp', podFile]);
+    const { stdout: ctr, trace } = await tracedCli(['create', pod, CONTAINER(), podFile]);
+    expect(ctr).toMatch(/^[0-9a-f]{64}$/);
+    const meta = join(dir, 'root', 'containers', ctr, 'meta.json');
+    const renames = trace.map((l, i) => [l, i] as const).filter(([l]) => /rename/.test(l) && l.includes(`"${meta}"`));
+    // The record marked creating, then the commit.
+    expect(renames).toHaveLength(2);
+    const commit = renames[1]![1];
+    const spec = join(dir, 'root', 'containers', ctr, 'bundle', 'config.json');
+    const specSyncs = trace.map((l, i) => [l, i] as const).filter(([l]) => /fsync/.test(l) && l.includes(`<${spec}>`) && / = 0$/.test(l));
+    expect(specSyncs.map(([, i]) => i < commit)).toEqual([true]);
+    await ok(['start', ctr]);
+    expect((await containers()).map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
+    await removeAllAndCheck();
+  });
+
+  it('UpdateContainerResources of a created container replaces its config.json durably', async () => {
+    const podFile = await podConfig('spec-update');
+    const pod = await ok(['runp', podFile]);
+    const ctr = await ok(['create', pod, CONTAINER(), podFile]);
+    const bundle = join(dir, 'root', 'containers', ctr, 'bundle');
+    const { trace } = await tracedCli(['update', '--memory', '96m', ctr]);
+    const spec = join(bundle, 'config.json');
+    const at = (re: RegExp) => trace.findIndex((l) => re.test(l));
+    const escaped = bundle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const replace = at(new RegExp(`rename.*"${escaped}/\\.config\\.json\\.tmp-[^"]*", .*"${escaped}/config\\.json"`));
+    const tempSync = at(new RegExp(`fsync\\(\\d+<${escaped}/\\.config\\.json\\.tmp-[^>]*>\\) = 0`));
+    const dirSync = trace.findIndex((l, i) => i > replace && new RegExp(`fsync\\(\\d+<${escaped}>\\) = 0`).test(l));
+    expect({ tempSyncedFirst: tempSync >= 0 && tempSync < replace, dirSyncedAfter: dirSync > replace }).toEqual({ tempSyncedFirst: true, dirSyncedAfter: true });
+    expect((JSON.parse(await readFile(spec, 'utf8')) as { linux: { resources: { memory: { limit: number } } } }).linux.resources.memory.limit).toBe(96 * 1024 * 1024);
+    await removeAllAndCheck();
+  });
+});
+
 describe('SIGKILL during StartContainer', () => {
   for (const fp of START_FAILPOINTS) {
     it(`${fp}: the record matches runc afterwards, the container is monitored, nothing leaks`, async () => {
@@ -255,6 +340,31 @@ describe('SIGKILL during StartContainer', () => {
         expect(after.map((c) => c.state)).toEqual(['CONTAINER_RUNNING']);
       }
       await expectMonitored(ctr);
+      await removeAllAndCheck();
+    });
+  }
+});
+
+describe('SIGKILL during RemoveContainer', () => {
+  for (const fp of RM_FAILPOINTS) {
+    it(`${fp}: the container is listed exited or gone, the retry removes it, its name is free, nothing leaks`, async () => {
+      const podFile = await podConfig(fp);
+      const pod = await ok(['runp', podFile]);
+      const ctr = await ok(['create', pod, LOGGING_CONTAINER(), podFile]);
+      await ok(['start', ctr]);
+      await crash(['rm', '-f', ctr], fp);
+      const after = await containers();
+      if (fp === 'rm-after-record-remove') {
+        expect(after).toEqual([]);
+      } else {
+        expect(after.map((c) => c.state)).toEqual(['CONTAINER_EXITED']);
+        await ok(['rm', ctr]);
+        expect(await containers()).toEqual([]);
+      }
+      const gone = await leftovers();
+      expect({ mounts: gone.mounts.filter((m) => m.includes(ctr)), runc: gone.runc, processes: gone.processes, locks: gone.locks.filter((l) => l.startsWith(ctr)) }).toEqual({ mounts: [], runc: [], processes: [], locks: [] });
+      // The same container again: its name was released.
+      await ok(['start', await ok(['create', pod, LOGGING_CONTAINER(), podFile])]);
       await removeAllAndCheck();
     });
   }
@@ -302,9 +412,12 @@ describe('SIGKILL during StartContainer, the monitor killed with the engine', ()
 });
 
 /** The one pod record on disk, with its `creating` mark replaced. */
-async function setPodCreator(creator: Record<string, unknown>): Promise<string> {
-  const [id] = await readdir(join(dir, 'root', 'sandboxes'));
-  const meta = join(dir, 'root', 'sandboxes', id!, 'meta.json');
+const setPodCreator = (creator: Record<string, unknown>) => setCreator('sandboxes', creator);
+
+/** The one pod or container record on disk, with its `creating` mark replaced. */
+async function setCreator(kind: 'sandboxes' | 'containers', creator: Record<string, unknown>): Promise<string> {
+  const [id] = await readdir(join(dir, 'root', kind));
+  const meta = join(dir, 'root', kind, id!, 'meta.json');
   const record = JSON.parse(await readFile(meta, 'utf8')) as { creating?: Record<string, unknown> };
   expect(record.creating).toBeDefined();
   await writeFile(meta, JSON.stringify({ ...record, creating: { ...record.creating, ...creator } }));
@@ -370,6 +483,53 @@ describe('a half-created pod whose creator PID still answers', () => {
       for (let i = 0; i < 50 && (await pidAlive(creator.pid)); i++) await sleep(100);
       await engine.removePodSandbox({ podSandboxId: id });
       await removeAllAndCheck(true);
+    } finally {
+      creator.stop();
+      await engine?.close();
+    }
+  });
+});
+
+describe('a half-created container', () => {
+  it('RemoveContainer and RemovePodSandbox refuse while its creator lives, then release everything', async () => {
+    const podFile = await podConfig('half-made-ctr');
+    const pod = await ok(['runp', podFile]);
+    await crash(['create', pod, CONTAINER(), podFile], 'create-after-bundle');
+    const creator = startStranger();
+    let engine: Engine | undefined;
+    try {
+      const ctr = await setCreator('containers', { pid: creator.pid, startTime: await processStartTime(creator.pid) });
+      const rootfs = join(dir, 'state', 'rootfs', ctr);
+      // An engine that stays open while the creator dies (a daemon): its recovery runs now.
+      engine = await Engine.open({ root: join(dir, 'root'), state: join(dir, 'state'), cniConfDir: join(dir, 'cni'), cniBinDirs: ['/usr/lib/cni'], warn: () => undefined });
+      // Neither removed nor its spec rewritten (its creator writes the spec) from another process.
+      for (const args of [['rm', '-f', ctr], ['update', '--memory', '96m', ctr]]) {
+        const refused = await cli(args);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toMatch(/still being created/);
+      }
+      await expect(engine.removePodSandbox({ podSandboxId: pod })).rejects.toThrow(/still being created/);
+      expect((await pods()).map((p) => p.state)).toEqual(['SANDBOX_READY']);
+      // The name is still held: a second create is refused, and its undo leaves nothing (its record's lock file included).
+      expect((await cli(['create', pod, CONTAINER(), podFile])).code).not.toBe(0);
+      expect((await leftovers()).locks.filter((l) => !l.startsWith(ctr) && !l.startsWith(pod))).toEqual([]);
+      // StopPodSandbox stops what runs and leaves the container being made as it is (its creator would overwrite a state written now).
+      const meta = join(dir, 'root', 'containers', ctr, 'meta.json');
+      const before = await readFile(meta, 'utf8');
+      await engine.stopPodSandbox({ podSandboxId: pod });
+      expect(await readFile(meta, 'utf8')).toBe(before);
+      // Nothing was taken from under the creator.
+      expect(existsSync(join(dir, 'root', 'containers', ctr, 'bundle', 'config.json'))).toBe(true);
+      expect((await leftovers()).mounts).toContain(rootfs);
+      creator.stop();
+      for (let i = 0; i < 50 && (await pidAlive(creator.pid)); i++) await sleep(100);
+      await engine.removeContainer({ containerId: ctr });
+      const after = await leftovers();
+      expect({ containers: after.containers, mounts: after.mounts.filter((m) => m === rootfs), locks: after.locks.filter((l) => l.startsWith(ctr)) }).toEqual({ containers: [], mounts: [], locks: [] });
+      expect(await containers()).toEqual([]);
+      // Its name is free again: only the pod's is left.
+      expect(after.names).toHaveLength(1);
+      await removeAllAndCheck();
     } finally {
       creator.stop();
       await engine?.close();

@@ -44,6 +44,12 @@ export interface IsulatsDaemonOptions {
   binPath?: string;
 }
 
+export interface DaemonStartOptions {
+  nonReapingParent?: boolean;
+  /** Environment of this start only, over the daemon's (e.g. a crash test's ISULATS_FAILPOINT). */
+  env?: Record<string, string>;
+}
+
 export interface IsulatsDaemon {
   dir: string;
   /** `unix:///tmp/ist-d-XXXXXX/d.sock` */
@@ -68,7 +74,7 @@ export interface IsulatsDaemon {
    * parent is a `sleep` that never waits for it, so once killed it stays a zombie (as under a PID 1
    * that reaps slowly) until `reapZombie()` or cleanup ends that parent.
    */
-  start(opts?: { nonReapingParent?: boolean }): Promise<void>;
+  start(opts?: DaemonStartOptions): Promise<void>;
   /** Ends the non-reaping parent of the last start, if any: its zombie goes to a reaper. */
   reapZombie(): void;
   /** Removes everything: pods, daemon, conmons, container processes, cgroups, mounts, network, dir. */
@@ -112,7 +118,7 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
     if (parentPid) signalPid(parentPid, 'SIGKILL');
     parentPid = 0;
   };
-  const start = async (startOpts: { nonReapingParent?: boolean } = {}): Promise<void> => {
+  const start = async (startOpts: DaemonStartOptions = {}): Promise<void> => {
     const argv = launcher === 'source'
       ? [await sourceBundle(), '--config-file', paths.configPath]
       : [opts.binPath ?? join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath];
@@ -124,12 +130,12 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
       ? spawn('sh', ['-c', '"$@" & echo $! > "$IST_CHILD_PID"; exec sleep 3600', 'sh', ...command], {
         cwd: REPO_ROOT,
         stdio: ['ignore', logFd, logFd],
-        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env, IST_CHILD_PID: childPidFile },
+        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env, ...startOpts.env, IST_CHILD_PID: childPidFile },
       })
       : spawn(command[0]!, command.slice(1), {
         cwd: REPO_ROOT,
         stdio: ['ignore', logFd, logFd],
-        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env },
+        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env, ...startOpts.env },
       });
     closeSync(logFd);
     child.unref();

@@ -20,7 +20,7 @@ import { exitTransition, type ContainerRecord, type ContainerStateName } from '.
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
-import { currentCreator } from '../recovery/creator.js';
+import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { resourcesUpdateFromCri } from './cri-resources.js';
 import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
@@ -110,7 +110,7 @@ export class ContainerService {
         runtimeHandler: sandbox.runtime ?? sandbox.runtimeHandler,
       };
       await ctx.containers.create(record);
-      undo.push('remove record', () => ctx.containers.remove(id));
+      undo.push('remove record', () => ctx.containers.removeLocking(id));
       runtimeFailpoint('create-after-record');
       // Name after the record (marked creating): recovery can then release a name whose creator died.
       await ctx.containerNames.reserve(name, id);
@@ -153,12 +153,16 @@ export class ContainerService {
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
       mkdirSync(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
-      writeFileSync(joinPath(bundle, 'config.json'), JSON.stringify(spec));
+      const specPath = joinPath(bundle, 'config.json');
+      writeFileSync(specPath, JSON.stringify(spec));
       if (logPath) mkdirSync(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');
       // runc and conmon start at StartContainer (as containerd's task): a created container is its
       // bundle, rootfs and record, so CreateContainer costs no process and a never-started one none either.
-      const [created] = await Promise.all([ctx.containers.update(id, () => ({ ...record, creating: undefined })), ctx.snapshots.persist(id)]);
+      // The spec is fsynced with the record's temp file, before the commit: a committed container
+      // never has a spec cut short by a power loss.
+      const commit = ctx.containers.update(id, () => ({ ...record, creating: undefined }), { syncFirst: [specPath] });
+      const [created] = await Promise.all([commit, ctx.snapshots.persist(id)]);
       runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs(), status: containerStatusOf(created) });
       await ctx.nri?.postCreateContainer(id);
@@ -304,7 +308,9 @@ export class ContainerService {
    */
   async stopById(id: string, timeoutSec: number): Promise<void> {
     const record = await this.refresh(await this.ctx.containers.mustGet(id));
-    if (record.state === 'CONTAINER_EXITED') return;
+    // Being created (or abandoned midway): runc knows a container only from StartContainer, so
+    // nothing runs, and the creator's commit would overwrite a state written now.
+    if (record.state === 'CONTAINER_EXITED' || record.creating) return;
     if (record.state === 'CONTAINER_CREATED') {
       // Never started: record it as exited. Only a StartContainer killed midway leaves a created
       // init (blocked on runc's exec fifo): `runc delete --force` kills it and deletes the container.
@@ -368,21 +374,26 @@ export class ContainerService {
   async removeById(id: string): Promise<void> {
     const record = await this.ctx.containers.get(id);
     if (!record) return;
+    if (record.creating && (await this.removeHalfCreated(id))) return;
     const current = await this.refresh(record);
     if (current.state === 'CONTAINER_RUNNING' || current.state === 'CONTAINER_CREATED') {
       await this.stopById(id, 0);
       await this.ctx.nri?.stopContainer(id);
     }
+    runtimeFailpoint('rm-after-stop');
     let removed: ContainerRecord | undefined;
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
       if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
       await this.oci(r).release(id);
+      runtimeFailpoint('rm-after-runtime-delete');
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
+      runtimeFailpoint('rm-after-snapshot-remove');
       await this.ctx.containers.remove(id);
+      runtimeFailpoint('rm-after-record-remove');
       await this.ctx.containerNames.release(r.name, id);
       await this.ctx.events.append({ containerId: id, podSandboxId: r.sandboxId, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNs() });
       removed = r;
@@ -396,7 +407,7 @@ export class ContainerService {
     for (const r of await this.ctx.containers.list()) {
       if (r.sandboxId !== sandboxId) continue;
       await this.stopById(r.id, 0);
-      if (r.state !== 'CONTAINER_EXITED') await this.ctx.nri?.stopContainer(r.id);
+      if (r.state !== 'CONTAINER_EXITED' && !r.creating) await this.ctx.nri?.stopContainer(r.id);
     }
   }
 
@@ -404,8 +415,34 @@ export class ContainerService {
     for (const r of await this.ctx.containers.list()) if (r.sandboxId === sandboxId) await this.removeById(r.id);
   }
 
+  /**
+   * Removal of a container whose record is still marked `creating`: refused while its creator
+   * (this process or another, e.g. a CLI call on the same root) still builds it, as for a half-made
+   * pod; undone as recovery would once the creator died. False when the creator committed it
+   * meanwhile: the caller removes it as any other.
+   */
+  private async removeHalfCreated(id: string): Promise<boolean> {
+    return this.ctx.containers.withLock(id, async () => {
+      const r = await this.ctx.containers.get(id);
+      if (!r) return true;
+      if (!r.creating) return false;
+      if (await creatorAlive(r.creating)) throw failedPrecondition(`container ${id} is still being created (by process ${r.creating.pid})`);
+      await this.releaseAbandoned(r);
+      return true;
+    });
+  }
+
   /** Undoes a CreateContainer whose process died midway (recovery at open). */
   async cleanupAbandoned(record: ContainerRecord): Promise<void> {
+    // Under the lock, so the record's lock file goes with it.
+    await this.ctx.containers.withLock(record.id, async () => {
+      const current = await this.ctx.containers.get(record.id);
+      if (current?.creating) await this.releaseAbandoned(current);
+    });
+  }
+
+  /** Everything a CreateContainer may have acquired, found by the container's ID (its record was written first). */
+  private async releaseAbandoned(record: ContainerRecord): Promise<void> {
     // runc only knows a container from StartContainer on: an abandoned CreateContainer spawns nothing here.
     if (await this.oci(record).known(record.id)) {
       await this.oci(record).kill(record.id, 'KILL', true).catch(() => undefined);
@@ -502,6 +539,8 @@ export class ContainerService {
     if (!res) return {};
     checkResources(res, 'linux');
     if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
+    // Its creator writes the spec and would overwrite the update.
+    if (record.creating) throw failedPrecondition(`container ${record.id} is still being created`);
     await this.ctx.nri?.updateContainer(record.id, res);
     await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
     await this.ctx.containers.update(record.id, (r) => ({

@@ -1,9 +1,10 @@
 // Resource updates (CRI UpdateContainerResources, NRI container updates) reach a running container
 // through `runc update`. A created container has no runc container yet (runc runs at
 // StartContainer), so the update goes into its bundle's spec, where `runc create` will read it.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine-context.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 import type { LinuxResourcesUpdate } from '../oci/cgroups.js';
 import type { ContainerRecord } from './container-record.js';
 
@@ -13,9 +14,8 @@ export async function applyResourceUpdate(ctx: EngineContext, record: ContainerR
   const file = join(record.bundle, 'config.json');
   const spec = JSON.parse(await readFile(file, 'utf8')) as { linux?: { resources?: Record<string, unknown> } };
   spec.linux = { ...spec.linux, resources: mergeResources(spec.linux?.resources ?? {}, update) };
-  const tmp = `${file}.update`;
-  await writeFile(tmp, JSON.stringify(spec));
-  await rename(tmp, file);
+  // Durable, as the spec CreateContainer committed: a power loss leaves the old spec or the new one, never an empty file.
+  await writeFileAtomic(file, JSON.stringify(spec));
 }
 
 /** The spec's resources with the update's fields set, controller by controller (as `runc update` does). */

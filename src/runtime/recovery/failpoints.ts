@@ -24,6 +24,8 @@ export const CREATE_FAILPOINTS = [
 
 export const START_FAILPOINTS = ['start-before-conmon', 'start-after-conmon', 'start-after-runc-start', 'start-after-record-write'] as const;
 
+export const RM_FAILPOINTS = ['rm-after-stop', 'rm-after-runtime-delete', 'rm-after-snapshot-remove', 'rm-after-record-remove'] as const;
+
 /** Pod release steps, shared by StopPodSandbox (`stopp-`) and RemovePodSandbox (`rmp-`). */
 const RELEASE_STEPS = ['after-containers', 'after-pause-delete', 'after-cni-del', 'after-netns-remove', 'after-unmount'] as const;
 
@@ -38,6 +40,7 @@ export type RuntimeFailpoint =
   | (typeof RUNP_FAILPOINTS)[number]
   | (typeof CREATE_FAILPOINTS)[number]
   | (typeof START_FAILPOINTS)[number]
+  | (typeof RM_FAILPOINTS)[number]
   | (typeof STOPP_FAILPOINTS)[number]
   | (typeof RMP_FAILPOINTS)[number];
 

@@ -185,7 +185,7 @@ export class SandboxService {
 
   private async createRecord(record: SandboxRecord, undo: Undo): Promise<void> {
     await this.ctx.sandboxes.create(record);
-    undo.push('remove record', () => this.ctx.sandboxes.remove(record.id));
+    undo.push('remove record', () => this.ctx.sandboxes.removeLocking(record.id));
   }
 
   private async setupShm(record: SandboxRecord, undo: Undo): Promise<void> {

@@ -87,12 +87,15 @@ export class StateStore<T extends StoredObject> {
     return record;
   }
 
-  /** Read, apply, write atomically, all under the object's lock. */
-  async update(id: string, fn: (current: T) => T | Promise<T>): Promise<T> {
+  /**
+   * Read, apply, write atomically, all under the object's lock. `syncFirst`: files the write
+   * commits, made durable before it (see AtomicWriteOptions).
+   */
+  async update(id: string, fn: (current: T) => T | Promise<T>, opts: { syncFirst?: readonly string[] } = {}): Promise<T> {
     return this.withLock(id, async () => {
       const current = await this.mustGet(id);
       const next = await fn(structuredClone(current));
-      await writeJsonAtomic(this.metaPath(id), next);
+      await writeJsonAtomic(this.metaPath(id), next, 0o644, { syncFirst: opts.syncFirst });
       return next;
     });
   }
@@ -106,6 +109,11 @@ export class StateStore<T extends StoredObject> {
   async remove(id: string): Promise<void> {
     await discard(this.trashDir, this.objectDir(id));
     removeHeldLock(this.lockPath(id));
+  }
+
+  /** Deletes the object for a caller that does not hold its lock (a creation's undo): takes it, so the lock file goes too. */
+  async removeLocking(id: string): Promise<void> {
+    await this.withLock(id, () => this.remove(id));
   }
 
   async ids(): Promise<string[]> {
