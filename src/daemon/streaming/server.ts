@@ -11,32 +11,17 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type * as cri from '../../api/cri.js';
-import type { Logger } from '../logger.js';
 import { runCommand } from './command-session.js';
 import { EarlySession } from './early-session.js';
 import type { Sessions } from './sessions.js';
 import { StartGate } from './start-gate.js';
 import { TokenCache, DEFAULT_TOKEN_TTL_MS, DEFAULT_MAX_IN_FLIGHT } from './token-cache.js';
-import type { StreamingRuntime, StreamKind, StreamRequest } from './types.js';
+import type { StreamingServerOptions, StreamKind, StreamRequest } from './types.js';
+
+export type { StreamingServerOptions } from './types.js';
 
 export const DEFAULT_STREAMING_ADDRESS = '127.0.0.1';
 export const DEFAULT_STREAMING_PORT = 10350;
-
-export interface StreamingServerOptions {
-  runtime: StreamingRuntime;
-  /** Default 127.0.0.1: the URLs are for clients on this node (kubelet, crictl). */
-  address?: string;
-  /** Default 10350; 0 picks a free port. */
-  port?: number;
-  tokenTtlMs?: number;
-  maxInFlight?: number;
-  streamCreationTimeoutMs?: number;
-  /** Sessions starting at once (default 2; see start-gate.ts). */
-  maxStarting?: number;
-  /** How long a finished session's socket waits for the client to close it (default 30 s). */
-  lingerMs?: number;
-  log?: Logger;
-}
 
 export class StreamingServer {
   private readonly cache: TokenCache<StreamRequest>;

@@ -13,9 +13,8 @@ import type { StreamIO } from '../../client/backend.js';
 import { runCommand, type CommandRequest } from './command-session.js';
 import { EarlySession } from './early-session.js';
 import { servePortForwardSpdy, servePortForwardWebSocket } from './port-forward.js';
-import type { StreamingServerOptions } from './server.js';
 import { serveCommandSpdy, STREAM_CREATION_TIMEOUT_MS } from './spdy-command.js';
-import { streamOptions, type StreamRequest } from './types.js';
+import { streamOptions, type StreamingServerOptions, type StreamRequest } from './types.js';
 import { serveCommandWebSocket } from './ws-command.js';
 
 /** Every WebSocket subprotocol we serve, best first (the client's order decides). */

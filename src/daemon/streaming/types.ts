@@ -4,6 +4,7 @@
 import type { Duplex } from 'node:stream';
 import type * as cri from '../../api/cri.js';
 import type { StreamIO } from '../../client/backend.js';
+import type { Logger } from '../logger.js';
 import type { EarlySession } from './early-session.js';
 
 export interface StreamingRuntime {
@@ -35,4 +36,20 @@ export function streamOptions(req: cri.ExecRequestIn | cri.AttachRequestIn): Str
   const tty = !!req.tty;
   // With a TTY the terminal merges stderr into stdout.
   return { stdin: !!req.stdin, stdout: !!req.stdout, stderr: !!req.stderr && !tty, tty };
+}
+
+export interface StreamingServerOptions {
+  runtime: StreamingRuntime;
+  /** Default 127.0.0.1: the URLs are for clients on this node (kubelet, crictl). */
+  address?: string;
+  /** Default 10350; 0 picks a free port. */
+  port?: number;
+  tokenTtlMs?: number;
+  maxInFlight?: number;
+  streamCreationTimeoutMs?: number;
+  /** Sessions starting at once (default 2; see start-gate.ts). */
+  maxStarting?: number;
+  /** How long a finished session's socket waits for the client to close it (default 30 s). */
+  lingerMs?: number;
+  log?: Logger;
 }
