@@ -110,7 +110,8 @@ export class Engine implements RuntimeApi, ImageApi {
       ctx.nri = new EngineNri(ctx, options.nri, {
         runtimeVersion: ENGINE_VERSION,
         stopContainer: async (id) => void (await engine.stopContainer({ containerId: id, timeout: 0 })),
-        updateResources: (record, update) => applyResourceUpdate(ctx, record, update),
+        // Under the record's lock, as UpdateContainerResources applies its own (a start may be reading the spec).
+        updateResources: (record, update) => ctx.containers.withLock(record.id, async () => applyResourceUpdate(ctx, await ctx.containers.mustGet(record.id), update)),
       });
       // Daemon mode opens the socket and launches plugins now; a failure must not leave the engine half open.
       await ctx.nri.start().catch(async (err: unknown) => {

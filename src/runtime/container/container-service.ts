@@ -534,20 +534,24 @@ export class ContainerService {
   }
 
   async updateResources(req: cri.UpdateContainerResourcesRequestIn): Promise<cri.UpdateContainerResourcesResponse> {
-    const record = await this.get(req.containerId);
+    // Read (and an exit recorded) before the lock: refresh takes it itself.
+    const seen = await this.get(req.containerId);
     const res = req.linux;
     if (!res) return {};
     checkResources(res, 'linux');
-    if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
-    // Its creator writes the spec and would overwrite the update.
-    if (record.creating) throw failedPrecondition(`container ${record.id} is still being created`);
-    await this.ctx.nri?.updateContainer(record.id, res);
-    await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
-    await this.ctx.containers.update(record.id, (r) => ({
-      ...r,
-      config: { ...r.config, linux: { ...(r.config.linux ?? {}), resources: { ...(r.config.linux?.resources ?? {}), ...storable(res) } } },
-    }));
-    await this.ctx.nri?.postUpdateContainer(record.id);
+    refuseUpdate(seen);
+    await this.ctx.nri?.updateContainer(seen.id, res);
+    // Under the record's lock, as StartContainer runs: a created container's spec is rewritten either
+    // before `runc create` reads it or, once started, the update goes through `runc update`; and
+    // StartContainer's record write cannot put back the resources from before the update.
+    await this.ctx.containers.withLock(seen.id, async () => {
+      const record = await this.ctx.containers.mustGet(seen.id);
+      refuseUpdate(record);
+      await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
+      const resources = { ...(record.config.linux?.resources ?? {}), ...storable(res) };
+      await this.ctx.containers.putLocked({ ...record, config: { ...record.config, linux: { ...(record.config.linux ?? {}), resources } } });
+    });
+    await this.ctx.nri?.postUpdateContainer(seen.id);
     return {};
   }
 
@@ -677,6 +681,12 @@ export class ContainerService {
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt, finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
+}
+
+function refuseUpdate(record: ContainerRecord): void {
+  if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
+  // Its creator writes the spec and would overwrite the update.
+  if (record.creating) throw failedPrecondition(`container ${record.id} is still being created`);
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {

@@ -1,0 +1,105 @@
+// Races between lifecycle calls on one engine root, made deterministic: a
+// ProcessRunner hook holds one call at a named process (conmon, runc) while the
+// other runs, and a wrapper around the store's lock says when a call asks for a
+// record's lock. Each test checks both what the calls answer and what is left.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUSYBOX_REF, openFixture, type RuntimeFixture } from './runtime-fixture.js';
+
+const MiB = 1024 * 1024;
+
+/** A pod as kubelet asks for it (uid-suffixed names, kubelet's labels). */
+function kubeletPod(name: string) {
+  const uid = randomUUID();
+  return {
+    metadata: { name: `${name}-${uid.slice(0, 8)}`, namespace: 'races-test', uid, attempt: 0 },
+    hostname: name,
+    logDirectory: '',
+    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'races-test', 'io.kubernetes.pod.uid': uid },
+    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
+  };
+}
+
+function kubeletContainer(pod: ReturnType<typeof kubeletPod>, name: string, memoryLimitInBytes: number) {
+  return {
+    metadata: { name, attempt: 0 },
+    image: { image: BUSYBOX_REF },
+    command: ['sleep', '3600'],
+    labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.name': pod.metadata.name, 'io.kubernetes.pod.namespace': 'races-test', 'io.kubernetes.pod.uid': pod.metadata.uid },
+    annotations: { 'io.kubernetes.container.hash': 'a1b2c3d4', 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
+    linux: { resources: { cpuPeriod: 100000, cpuQuota: 50000, cpuShares: 512, memoryLimitInBytes, oomScoreAdj: 1000, hugepageLimits: [{ pageSize: '2MB', limit: 0 }, { pageSize: '1GB', limit: 0 }] } },
+  };
+}
+
+/** A promise with its resolver, for hooks that signal and hold. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
+}
+
+describe('runtime: races between lifecycle calls', () => {
+  let fx: RuntimeFixture;
+
+  beforeAll(async () => {
+    fx = await openFixture();
+  }, 180_000);
+
+  afterAll(async () => {
+    await fx?.dispose();
+  }, 120_000);
+
+  it('UpdateContainerResources of a created container waits for a StartContainer in progress, and the started container gets the update', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('upd-start');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const unhooks: Array<() => void> = [];
+    const release = gate();
+    let starting: Promise<unknown> = Promise.resolve();
+    try {
+      const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      const specPath = join(fx.options.root, 'containers', containerId, 'bundle', 'config.json');
+      const specBefore = readFileSync(specPath, 'utf8');
+      // StartContainer is held where conmon is about to run `runc create`, which reads the spec.
+      const atConmon = gate();
+      unhooks.push(e.ctx.runner.addHook(async (cmd) => {
+        if (basename(cmd) !== 'conmon') return;
+        atConmon.open();
+        await release.promise;
+      }));
+      starting = e.startContainer({ containerId });
+      await atConmon.promise;
+      // From here on, the update asking for the container's lock is the signal that it got as far as
+      // it can while the start runs.
+      const asked = gate();
+      const store = e.ctx.containers;
+      const withLock = store.withLock.bind(store);
+      store.withLock = ((id: string, fn: () => Promise<unknown>) => {
+        if (id === containerId) asked.open();
+        return withLock(id, fn);
+      }) as typeof store.withLock;
+      unhooks.push(() => void Reflect.deleteProperty(store, 'withLock'));
+      const updating = e.updateContainerResources({ containerId, linux: { memoryLimitInBytes: 128 * MiB, cpuPeriod: 100000, cpuQuota: 50000, cpuShares: 512, oomScoreAdj: 1000 } });
+      const settled = updating.then(() => 'answered', (err: Error) => `failed: ${err.message}`);
+      expect(await Promise.race([asked.promise.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
+      // Nothing touched the spec `runc create` is about to read.
+      expect(readFileSync(specPath, 'utf8')).toBe(specBefore);
+      release.open();
+      await starting;
+      expect(await settled).toBe('answered');
+      // The acknowledged update is what the running container has, in its cgroup and its status.
+      const cgroup = join('/sys/fs/cgroup/memory', fx.options.cgroupParent!, containerId, 'memory.limit_in_bytes');
+      expect(readFileSync(cgroup, 'utf8').trim()).toBe(String(128 * MiB));
+      const { status } = await e.containerStatus({ containerId });
+      expect(status?.state).toBe('CONTAINER_RUNNING');
+      expect(status?.resources?.linux?.memoryLimitInBytes).toBe(String(128 * MiB));
+    } finally {
+      release.open();
+      await starting.catch(() => undefined);
+      for (const unhook of unhooks) unhook();
+      await e.removePodSandbox({ podSandboxId });
+    }
+  }, 60_000);
+});
