@@ -4,9 +4,10 @@
 // record's lock. Each test checks both what the calls answer and what is left.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUSYBOX_REF, openFixture, type RuntimeFixture } from './runtime-fixture.js';
+import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
 const MiB = 1024 * 1024;
 
@@ -38,6 +39,23 @@ function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;
   const promise = new Promise<void>((r) => (open = r));
   return { promise, open };
+}
+
+/**
+ * Holds the engine's next CreateContainer at its image lookup, after the pod's ready check and
+ * before it writes anything; `reached` once it is there, `release()` lets it go on.
+ */
+function holdCreateAfterPodCheck(e: RuntimeFixture['engine']): { reached: Promise<void>; release: () => void; restore: () => void } {
+  const reached = gate();
+  const go = gate();
+  const images = e.ctx.images;
+  const resolveImage = images.resolveImage.bind(images);
+  images.resolveImage = (async (name: string) => {
+    reached.open();
+    await go.promise;
+    return resolveImage(name);
+  }) as typeof images.resolveImage;
+  return { reached: reached.promise, release: go.open, restore: () => void Reflect.deleteProperty(images, 'resolveImage') };
 }
 
 describe('runtime: races between lifecycle calls', () => {
@@ -100,6 +118,81 @@ describe('runtime: races between lifecycle calls', () => {
       await starting.catch(() => undefined);
       for (const unhook of unhooks) unhook();
       await e.removePodSandbox({ podSandboxId });
+    }
+  }, 60_000);
+
+  /** What a failed CreateContainer must not leave: records, names, lock files, rootfs mounts. */
+  async function expectNoContainerLeft(): Promise<void> {
+    expect(await readdir(join(fx.options.root, 'containers'))).toEqual([]);
+    expect(await readdir(join(fx.options.root, 'names', 'containers'))).toEqual([]);
+    expect(await readdir(join(fx.options.root, 'locks', 'containers'))).toEqual([]);
+    expect((await mountsUnder(fx.dir)).filter((m) => m.includes('/containers'))).toEqual([]);
+  }
+
+  it('CreateContainer fails with NotFound and leaves nothing when another process removed the pod after its ready check', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('rm-during-create');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const hold = holdCreateAfterPodCheck(e);
+    let creating: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+      await hold.reached;
+      // Another CLI process on the same root removes the pod meanwhile.
+      const other = await fx.reopen();
+      await other.removePodSandbox({ podSandboxId });
+      hold.release();
+      expect(await outcome).toMatch(/^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/);
+      await expectNoContainerLeft();
+      expect((await other.listContainers({})).containers).toEqual([]);
+    } finally {
+      hold.release();
+      hold.restore();
+      await creating.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('RemovePodSandbox of a ready pod either removes a container committed meanwhile or makes its CreateContainer fail', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('create-during-rm');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const hold = holdCreateAfterPodCheck(e);
+    // RemovePodSandbox is held once it has removed the containers it listed, before it takes the pod.
+    const listed = gate();
+    const goOn = gate();
+    const containers = e.container;
+    const removeAllInPod = containers.removeAllInPod.bind(containers);
+    containers.removeAllInPod = async (id: string) => {
+      await removeAllInPod(id);
+      listed.open();
+      await goOn.promise;
+    };
+    let creating: Promise<unknown> = Promise.resolve();
+    let removing: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+      await hold.reached;
+      removing = e.removePodSandbox({ podSandboxId });
+      await listed.promise;
+      // The create goes on to its commit while the removal is between its container list and the pod.
+      hold.release();
+      const created = await outcome;
+      goOn.open();
+      await removing;
+      expect(created).toMatch(/^failed-precondition: pod sandbox [0-9a-f]{64} was stopped while container app was being created$/);
+      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
+      await expectNoContainerLeft();
+    } finally {
+      hold.release();
+      hold.restore();
+      goOn.open();
+      Reflect.deleteProperty(containers, 'removeAllInPod');
+      await creating.catch(() => undefined);
+      await removing.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
     }
   }, 60_000);
 });

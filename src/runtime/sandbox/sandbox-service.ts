@@ -320,6 +320,7 @@ export class SandboxService {
   async remove(req: cri.RemovePodSandboxRequestIn): Promise<cri.RemovePodSandboxResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
     if (!id) return {};
+    await this.closeToContainers(id);
     await this.pods.removeAllInPod(id);
     runtimeFailpoint('rmp-after-containers');
     let removed: SandboxRecord | undefined;
@@ -344,6 +345,19 @@ export class SandboxService {
     });
     if (removed) await this.ctx.nri?.removePodSandbox(removed);
     return {};
+  }
+
+  /**
+   * A ready pod being removed is marked not ready first, under its lock: a CreateContainer commits
+   * only into a ready pod (under the same lock), so every container of the pod is either committed
+   * before the list removeAllInPod reads, or fails. A stopped pod (kubelet's order) is already so.
+   */
+  private async closeToContainers(id: string): Promise<void> {
+    if ((await this.ctx.sandboxes.get(id))?.state !== 'SANDBOX_READY') return;
+    await this.ctx.sandboxes.withLock(id, async () => {
+      const record = await this.ctx.sandboxes.get(id);
+      if (record?.state === 'SANDBOX_READY' && !record.creating) await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY' });
+    });
   }
 
   /** Undoes a RunPodSandbox whose process died midway (recovery at open). */

@@ -53,6 +53,14 @@ export class StateStore<T extends StoredObject> {
     return withFileLock(this.lockPath(id), fn, { timeoutMs: 120_000 });
   }
 
+  /**
+   * Runs fn while holding the object's lock shared: holders run side by side and exclude withLock's
+   * (e.g. containers committing into a pod, against the pod's stop and removal).
+   */
+  withSharedLock<R>(id: string, fn: () => Promise<R>): Promise<R> {
+    return withFileLock(this.lockPath(id), fn, { shared: true, timeoutMs: 120_000 });
+  }
+
   private lockPath(id: string): string {
     return joinPath(this.lockDir, `${id}.lock`);
   }
