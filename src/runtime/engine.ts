@@ -38,6 +38,8 @@ import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { creatorAlive, type Creator } from './recovery/creator.js';
 import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
 import { releaseOrphanPins } from './recovery/orphan-pins.js';
+import { removeDeadExecSessions } from './recovery/exec-sessions.js';
+import { joinPath } from './store/path-join.js';
 import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointUnavailable } from './oci/criu.js';
@@ -137,6 +139,8 @@ export class Engine implements RuntimeApi, ImageApi {
     await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
     await reclaimOrphanNames(this.ctx).catch((e) => this.ctx.warn(`recovery of names: ${(e as Error).message}`));
     await removeStaleTempFiles(this.ctx).catch((e) => this.ctx.warn(`recovery of temp files: ${(e as Error).message}`));
+    // Where the runtime keeps its exec sessions (RuncConmon's sessionsDir).
+    await removeDeadExecSessions(joinPath(this.ctx.paths.exitDir, '..', 'exec'), this.ctx.paths.socketDir).catch((e) => this.ctx.warn(`recovery of exec sessions: ${(e as Error).message}`));
     await emptyTrash(join(this.ctx.options.root, 'trash'));
   }
 
