@@ -154,12 +154,12 @@ describe('runtime: races between lifecycle calls', () => {
     }
   }, 60_000);
 
-  it('RemovePodSandbox of a ready pod either removes a container committed meanwhile or makes its CreateContainer fail', async () => {
+  it('RemovePodSandbox makes a CreateContainer that reaches its commit meanwhile fail with NotFound, leaving nothing', async () => {
     const e = fx.engine;
     const pod = kubeletPod('create-during-rm');
     const { podSandboxId } = await e.runPodSandbox({ config: pod });
     const hold = holdCreateAfterPodCheck(e);
-    // RemovePodSandbox is held once it has removed the containers it listed, before it takes the pod.
+    // RemovePodSandbox is held once it has removed the containers it listed, before it removes the pod.
     const listed = gate();
     const goOn = gate();
     const containers = e.container;
@@ -169,6 +169,14 @@ describe('runtime: races between lifecycle calls', () => {
       listed.open();
       await goOn.promise;
     };
+    // The create asking for the pod's lock at its commit.
+    const atCommit = gate();
+    const sandboxes = e.ctx.sandboxes;
+    const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
+    sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
+      if (id === podSandboxId) atCommit.open();
+      return withSharedLock(id, fn);
+    }) as typeof sandboxes.withSharedLock;
     let creating: Promise<unknown> = Promise.resolve();
     let removing: Promise<unknown> = Promise.resolve();
     try {
@@ -179,10 +187,10 @@ describe('runtime: races between lifecycle calls', () => {
       await listed.promise;
       // The create goes on to its commit while the removal is between its container list and the pod.
       hold.release();
-      const created = await outcome;
+      expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
       goOn.open();
       await removing;
-      expect(created).toMatch(/^failed-precondition: pod sandbox [0-9a-f]{64} was stopped while container app was being created$/);
+      expect(await outcome).toMatch(/^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/);
       expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
       await expectNoContainerLeft();
     } finally {
@@ -190,6 +198,53 @@ describe('runtime: races between lifecycle calls', () => {
       hold.restore();
       goOn.open();
       Reflect.deleteProperty(containers, 'removeAllInPod');
+      Reflect.deleteProperty(sandboxes, 'withSharedLock');
+      await creating.catch(() => undefined);
+      await removing.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('RemovePodSandbox waits for a CreateContainer committing into the pod, then removes that container too', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('rm-during-commit');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
+    const inCommit = gate();
+    const finish = gate();
+    const snapshots = e.ctx.snapshots;
+    const persist = snapshots.persist.bind(snapshots);
+    snapshots.persist = (async (key: string) => {
+      inCommit.open();
+      await finish.promise;
+      return persist(key);
+    }) as typeof snapshots.persist;
+    // RemovePodSandbox asking for the pod's lock.
+    const asked = gate();
+    const sandboxes = e.ctx.sandboxes;
+    const withLock = sandboxes.withLock.bind(sandboxes);
+    sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
+      if (id === podSandboxId) asked.open();
+      return withLock(id, fn);
+    }) as typeof sandboxes.withLock;
+    let creating: Promise<unknown> = Promise.resolve();
+    let removing: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      await inCommit.promise;
+      removing = e.removePodSandbox({ podSandboxId });
+      await asked.promise;
+      finish.open();
+      const { containerId } = (await creating) as { containerId: string };
+      expect(containerId).toMatch(/^[0-9a-f]{64}$/);
+      await removing;
+      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
+      expect((await e.listContainers({})).containers).toEqual([]);
+      await expectNoContainerLeft();
+    } finally {
+      finish.open();
+      Reflect.deleteProperty(snapshots, 'persist');
+      Reflect.deleteProperty(sandboxes, 'withLock');
       await creating.catch(() => undefined);
       await removing.catch(() => undefined);
       await e.removePodSandbox({ podSandboxId }).catch(() => undefined);

@@ -320,11 +320,13 @@ export class SandboxService {
   async remove(req: cri.RemovePodSandboxRequestIn): Promise<cri.RemovePodSandboxResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
     if (!id) return {};
-    await this.closeToContainers(id);
-    await this.pods.removeAllInPod(id);
-    runtimeFailpoint('rmp-after-containers');
     let removed: SandboxRecord | undefined;
     await this.ctx.sandboxes.withLock(id, async () => {
+      // Under the pod's lock, which a CreateContainer's commit takes (shared) to check the pod: a
+      // container of this pod is either committed before this list, and removed here, or fails
+      // its commit once the pod is gone. (Container removal takes container locks only.)
+      await this.pods.removeAllInPod(id);
+      runtimeFailpoint('rmp-after-containers');
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
       if (record.creating) {
@@ -345,19 +347,6 @@ export class SandboxService {
     });
     if (removed) await this.ctx.nri?.removePodSandbox(removed);
     return {};
-  }
-
-  /**
-   * A ready pod being removed is marked not ready first, under its lock: a CreateContainer commits
-   * only into a ready pod (under the same lock), so every container of the pod is either committed
-   * before the list removeAllInPod reads, or fails. A stopped pod (kubelet's order) is already so.
-   */
-  private async closeToContainers(id: string): Promise<void> {
-    if ((await this.ctx.sandboxes.get(id))?.state !== 'SANDBOX_READY') return;
-    await this.ctx.sandboxes.withLock(id, async () => {
-      const record = await this.ctx.sandboxes.get(id);
-      if (record?.state === 'SANDBOX_READY' && !record.creating) await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY' });
-    });
   }
 
   /** Undoes a RunPodSandbox whose process died midway (recovery at open). */
