@@ -126,6 +126,9 @@ describe('runtime: races between lifecycle calls', () => {
     expect(await readdir(join(fx.options.root, 'containers'))).toEqual([]);
     expect(await readdir(join(fx.options.root, 'names', 'containers'))).toEqual([]);
     expect(await readdir(join(fx.options.root, 'locks', 'containers'))).toEqual([]);
+    // Nor a lock file for a pod that was removed meanwhile (only live pods keep theirs).
+    const pods = (await fx.engine.listPodSandbox({})).items.map((p) => `${p.id}.lock`);
+    expect((await readdir(join(fx.options.root, 'locks', 'sandboxes'))).filter((l) => !pods.includes(l))).toEqual([]);
     expect((await mountsUnder(fx.dir)).filter((m) => m.includes('/containers'))).toEqual([]);
   }
 

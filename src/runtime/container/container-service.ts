@@ -164,13 +164,15 @@ export class ContainerService {
       // Committed under the pod's lock (shared: a pod's containers commit side by side), with the pod
       // checked again: a StopPodSandbox or RemovePodSandbox since the check above (this process or
       // another) has either listed this container already, or makes the commit fail here.
+      const podGone = () => notFound(`pod sandbox ${sandbox.id} was removed while container ${config.metadata!.name} was being created`);
       const created = await ctx.sandboxes.withSharedLock(sandbox.id, async () => {
         const pod = await ctx.sandboxes.get(sandbox.id);
-        if (!pod) throw notFound(`pod sandbox ${sandbox.id} was removed while container ${config.metadata!.name} was being created`);
+        if (!pod) throw podGone();
         if (pod.state !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${sandbox.id} was stopped while container ${config.metadata!.name} was being created`);
         const commit = ctx.containers.update(id, () => ({ ...record, creating: undefined }), { syncFirst: [specPath] });
         return (await Promise.all([commit, ctx.snapshots.persist(id)]))[0];
       });
+      if (!created) throw podGone();
       runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs(), status: containerStatusOf(created) });
       await ctx.nri?.postCreateContainer(id);
