@@ -38,6 +38,8 @@ import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { creatorAlive, type Creator } from './recovery/creator.js';
 import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
 import { releaseOrphanPins } from './recovery/orphan-pins.js';
+import { removeDeadExecSessions } from './recovery/exec-sessions.js';
+import { joinPath } from './store/path-join.js';
 import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointUnavailable } from './oci/criu.js';
@@ -110,7 +112,8 @@ export class Engine implements RuntimeApi, ImageApi {
       ctx.nri = new EngineNri(ctx, options.nri, {
         runtimeVersion: ENGINE_VERSION,
         stopContainer: async (id) => void (await engine.stopContainer({ containerId: id, timeout: 0 })),
-        updateResources: (record, update) => applyResourceUpdate(ctx, record, update),
+        // Under the record's lock, as UpdateContainerResources applies its own (a start may be reading the spec).
+        updateResources: (record, update) => ctx.containers.withLock(record.id, async () => applyResourceUpdate(ctx, await ctx.containers.mustGet(record.id), update)),
       });
       // Daemon mode opens the socket and launches plugins now; a failure must not leave the engine half open.
       await ctx.nri.start().catch(async (err: unknown) => {
@@ -136,6 +139,8 @@ export class Engine implements RuntimeApi, ImageApi {
     await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
     await reclaimOrphanNames(this.ctx).catch((e) => this.ctx.warn(`recovery of names: ${(e as Error).message}`));
     await removeStaleTempFiles(this.ctx).catch((e) => this.ctx.warn(`recovery of temp files: ${(e as Error).message}`));
+    // Where the runtime keeps its exec sessions (RuncConmon's sessionsDir).
+    await removeDeadExecSessions(joinPath(this.ctx.paths.exitDir, '..', 'exec'), this.ctx.paths.socketDir).catch((e) => this.ctx.warn(`recovery of exec sessions: ${(e as Error).message}`));
     await emptyTrash(join(this.ctx.options.root, 'trash'));
   }
 

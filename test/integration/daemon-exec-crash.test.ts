@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-client.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
+import { runCli } from '../rig/cli.js';
 import { waitFor } from '../rig/wait.js';
 
 let daemon: IsulatsDaemon;
@@ -54,11 +55,24 @@ describe('a daemon killed while a TTY exec waits for its client', () => {
       // The exec's monitor is up (its session link exists) while no client has come.
       const links = async () => (await readdir(join(daemon.state, 'sk')).catch(() => [] as string[])).filter((n) => n.startsWith(`${(containerId as string).slice(0, 12)}-`));
       await waitFor(async () => (await links()).length === 1, { timeoutMs: 10_000, intervalMs: 20, what: 'the early exec monitor' });
-      await daemon.kill();
       const sessions = join(daemon.state, 'exec');
+      const sessionDirs = () => readdir(sessions).catch(() => [] as string[]);
+      expect(await sessionDirs()).toHaveLength(1);
+      // An embedded CLI opening an engine on the daemon's dirs keeps the live daemon's session.
+      const embedded = await runCli(['--root', daemon.root, '--state', daemon.state, 'ps', '-a', '-o', 'json'], {
+        env: { ISULATS_CNI_CONF_DIR: daemon.cniConfDir, ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(daemon.dir, 'no-daemon.sock') },
+        timeoutMs: 60_000,
+      });
+      expect(embedded.code, embedded.stderr).toBe(0);
+      expect(await sessionDirs()).toHaveLength(1);
+      expect(await links()).toHaveLength(1);
+      await daemon.kill();
       await waitFor(async () => (await processesMentioning(sessions)).length === 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the exec monitor gone' });
       await sleep(300);
       await daemon.start();
+      // The dead daemon's session dir and its socket link went when the new one opened.
+      expect(await sessionDirs()).toEqual([]);
+      expect(await links()).toEqual([]);
       const probe = await c.runtime('ExecSync', { containerId, cmd: ['test', '-e', marker], timeout: 10 }, 30_000);
       expect(probe.exitCode ?? 0).toBe(1);
     } finally {

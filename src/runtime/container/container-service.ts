@@ -161,8 +161,18 @@ export class ContainerService {
       // bundle, rootfs and record, so CreateContainer costs no process and a never-started one none either.
       // The spec is fsynced with the record's temp file, before the commit: a committed container
       // never has a spec cut short by a power loss.
-      const commit = ctx.containers.update(id, () => ({ ...record, creating: undefined }), { syncFirst: [specPath] });
-      const [created] = await Promise.all([commit, ctx.snapshots.persist(id)]);
+      // Committed under the pod's lock (shared: a pod's containers commit side by side), with the pod
+      // checked again: a StopPodSandbox or RemovePodSandbox since the check above (this process or
+      // another) has either listed this container already, or makes the commit fail here.
+      const podGone = () => notFound(`pod sandbox ${sandbox.id} was removed while container ${config.metadata!.name} was being created`);
+      const created = await ctx.sandboxes.withSharedLock(sandbox.id, async () => {
+        const pod = await ctx.sandboxes.get(sandbox.id);
+        if (!pod) throw podGone();
+        if (pod.state !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${sandbox.id} was stopped while container ${config.metadata!.name} was being created`);
+        const commit = ctx.containers.update(id, () => ({ ...record, creating: undefined }), { syncFirst: [specPath] });
+        return (await Promise.all([commit, ctx.snapshots.persist(id)]))[0];
+      });
+      if (!created) throw podGone();
       runtimeFailpoint('create-after-record-write');
       await ctx.events.append({ containerId: id, podSandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNs(), status: containerStatusOf(created) });
       await ctx.nri?.postCreateContainer(id);
@@ -534,20 +544,24 @@ export class ContainerService {
   }
 
   async updateResources(req: cri.UpdateContainerResourcesRequestIn): Promise<cri.UpdateContainerResourcesResponse> {
-    const record = await this.get(req.containerId);
+    // Read (and an exit recorded) before the lock: refresh takes it itself.
+    const seen = await this.get(req.containerId);
     const res = req.linux;
     if (!res) return {};
     checkResources(res, 'linux');
-    if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
-    // Its creator writes the spec and would overwrite the update.
-    if (record.creating) throw failedPrecondition(`container ${record.id} is still being created`);
-    await this.ctx.nri?.updateContainer(record.id, res);
-    await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
-    await this.ctx.containers.update(record.id, (r) => ({
-      ...r,
-      config: { ...r.config, linux: { ...(r.config.linux ?? {}), resources: { ...(r.config.linux?.resources ?? {}), ...storable(res) } } },
-    }));
-    await this.ctx.nri?.postUpdateContainer(record.id);
+    refuseUpdate(seen);
+    await this.ctx.nri?.updateContainer(seen.id, res);
+    // Under the record's lock, as StartContainer runs: a created container's spec is rewritten either
+    // before `runc create` reads it or, once started, the update goes through `runc update`; and
+    // StartContainer's record write cannot put back the resources from before the update.
+    await this.ctx.containers.withLock(seen.id, async () => {
+      const record = await this.ctx.containers.mustGet(seen.id);
+      refuseUpdate(record);
+      await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
+      const resources = { ...(record.config.linux?.resources ?? {}), ...storable(res) };
+      await this.ctx.containers.putLocked({ ...record, config: { ...record.config, linux: { ...(record.config.linux ?? {}), resources } } });
+    });
+    await this.ctx.nri?.postUpdateContainer(seen.id);
     return {};
   }
 
@@ -677,6 +691,12 @@ export class ContainerService {
       await this.ctx.containers.putLocked({ ...r, pid, state: 'CONTAINER_RUNNING', startedAt, finishedAt: '0', exitCode: 0, reason: '', message: '' });
     });
   }
+}
+
+function refuseUpdate(record: ContainerRecord): void {
+  if (record.state === 'CONTAINER_EXITED') throw failedPrecondition(`container ${record.id} has exited`);
+  // Its creator writes the spec and would overwrite the update.
+  if (record.creating) throw failedPrecondition(`container ${record.id} is still being created`);
 }
 
 async function removeExitFile(exitDir: string, id: string): Promise<void> {

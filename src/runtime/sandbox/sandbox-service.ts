@@ -320,10 +320,13 @@ export class SandboxService {
   async remove(req: cri.RemovePodSandboxRequestIn): Promise<cri.RemovePodSandboxResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
     if (!id) return {};
-    await this.pods.removeAllInPod(id);
-    runtimeFailpoint('rmp-after-containers');
     let removed: SandboxRecord | undefined;
     await this.ctx.sandboxes.withLock(id, async () => {
+      // Under the pod's lock, which a CreateContainer's commit takes (shared) to check the pod: a
+      // container of this pod is either committed before this list, and removed here, or fails
+      // its commit once the pod is gone. (Container removal takes container locks only.)
+      await this.pods.removeAllInPod(id);
+      runtimeFailpoint('rmp-after-containers');
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
       if (record.creating) {

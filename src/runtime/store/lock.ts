@@ -13,7 +13,12 @@ export interface LockOptions {
   shared?: boolean;
   /** Give up after this long (default 5 minutes: a pull may hold a blob lock while downloading). */
   timeoutMs?: number;
+  /** Only an existing lock file (its object's): when there is none, or it is removed while waited for, LockFileGone is thrown. */
+  existing?: boolean;
 }
+
+/** The lock file an `existing` lock asked for is gone: its object was removed. */
+export class LockFileGone extends Error {}
 
 // A lock file can be removed with its object (removeHeldLock, by its holder only), so that a
 // node's lock directories do not keep a file for every pod and container that ever ran. A waiter
@@ -30,7 +35,7 @@ const inProcess = new Map<string, Promise<void>>();
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 300_000;
   const deadline = Date.now() + timeoutMs;
-  if (opts.shared) return locked(lockPath, fn, false, deadline, timeoutMs);
+  if (opts.shared) return locked(lockPath, fn, false, deadline, timeoutMs, opts.existing);
   const previous = inProcess.get(lockPath) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => (release = resolve));
@@ -38,16 +43,16 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   inProcess.set(lockPath, chained);
   try {
     await previous;
-    return await locked(lockPath, fn, true, deadline, timeoutMs);
+    return await locked(lockPath, fn, true, deadline, timeoutMs, opts.existing);
   } finally {
     release();
     if (inProcess.get(lockPath) === chained) inProcess.delete(lockPath);
   }
 }
 
-async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, deadline: number, timeoutMs: number): Promise<T> {
+async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, deadline: number, timeoutMs: number, existing = false): Promise<T> {
   for (;;) {
-    const fd = openLockFile(lockPath);
+    const fd = existing ? openExistingLockFile(lockPath) : openLockFile(lockPath);
     try {
       await acquire(fd, lockPath, exclusive, deadline, timeoutMs);
       if (!sameFile(fd, lockPath)) continue; // removed (or replaced) while we waited: lock the path anew
@@ -71,6 +76,16 @@ function openLockFile(lockPath: string): number {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
     return openSync(lockPath, 'a', 0o600);
+  }
+}
+
+/** Opens the lock file only if it exists (never creates one for a removed object). */
+function openExistingLockFile(lockPath: string): number {
+  try {
+    return openSync(lockPath, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new LockFileGone(lockPath);
+    throw error;
   }
 }
 

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { alreadyExists, notFound } from '../errors.js';
 import { writeJsonAtomic } from './atomic-file.js';
-import { removeHeldLock, withFileLock } from './lock.js';
+import { LockFileGone, removeHeldLock, withFileLock } from './lock.js';
 import { mkdirPrivate } from './private-dirs.js';
 import { RecordCache } from './record-cache.js';
 import { discard, makeTrash } from './trash.js';
@@ -51,6 +51,20 @@ export class StateStore<T extends StoredObject> {
   /** Runs fn while holding the object's exclusive lock. */
   withLock<R>(id: string, fn: () => Promise<R>): Promise<R> {
     return withFileLock(this.lockPath(id), fn, { timeoutMs: 120_000 });
+  }
+
+  /**
+   * Runs fn while holding the object's lock shared: holders run side by side and exclude withLock's
+   * (e.g. containers committing into a pod, against the pod's removal). Undefined, without running
+   * fn, when the object was removed (its lock file went with it; none is made again).
+   */
+  async withSharedLock<R>(id: string, fn: () => Promise<R>): Promise<R | undefined> {
+    try {
+      return await withFileLock(this.lockPath(id), fn, { shared: true, existing: true, timeoutMs: 120_000 });
+    } catch (error) {
+      if (error instanceof LockFileGone) return undefined;
+      throw error;
+    }
   }
 
   private lockPath(id: string): string {

@@ -1,0 +1,256 @@
+// Races between lifecycle calls on one engine root, made deterministic: a
+// ProcessRunner hook holds one call at a named process (conmon, runc) while the
+// other runs, and a wrapper around the store's lock says when a call asks for a
+// record's lock. Each test checks both what the calls answer and what is left.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
+
+const MiB = 1024 * 1024;
+
+/** A pod as kubelet asks for it (uid-suffixed names, kubelet's labels). */
+function kubeletPod(name: string) {
+  const uid = randomUUID();
+  return {
+    metadata: { name: `${name}-${uid.slice(0, 8)}`, namespace: 'races-test', uid, attempt: 0 },
+    hostname: name,
+    logDirectory: '',
+    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'races-test', 'io.kubernetes.pod.uid': uid },
+    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
+  };
+}
+
+function kubeletContainer(pod: ReturnType<typeof kubeletPod>, name: string, memoryLimitInBytes: number) {
+  return {
+    metadata: { name, attempt: 0 },
+    image: { image: BUSYBOX_REF },
+    command: ['sleep', '3600'],
+    labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.name': pod.metadata.name, 'io.kubernetes.pod.namespace': 'races-test', 'io.kubernetes.pod.uid': pod.metadata.uid },
+    annotations: { 'io.kubernetes.container.hash': 'a1b2c3d4', 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
+    linux: { resources: { cpuPeriod: 100000, cpuQuota: 50000, cpuShares: 512, memoryLimitInBytes, oomScoreAdj: 1000, hugepageLimits: [{ pageSize: '2MB', limit: 0 }, { pageSize: '1GB', limit: 0 }] } },
+  };
+}
+
+/** A promise with its resolver, for hooks that signal and hold. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
+}
+
+/**
+ * Holds the engine's next CreateContainer at its image lookup, after the pod's ready check and
+ * before it writes anything; `reached` once it is there, `release()` lets it go on.
+ */
+function holdCreateAfterPodCheck(e: RuntimeFixture['engine']): { reached: Promise<void>; release: () => void; restore: () => void } {
+  const reached = gate();
+  const go = gate();
+  const images = e.ctx.images;
+  const resolveImage = images.resolveImage.bind(images);
+  images.resolveImage = (async (name: string) => {
+    reached.open();
+    await go.promise;
+    return resolveImage(name);
+  }) as typeof images.resolveImage;
+  return { reached: reached.promise, release: go.open, restore: () => void Reflect.deleteProperty(images, 'resolveImage') };
+}
+
+describe('runtime: races between lifecycle calls', () => {
+  let fx: RuntimeFixture;
+
+  beforeAll(async () => {
+    fx = await openFixture();
+  }, 180_000);
+
+  afterAll(async () => {
+    await fx?.dispose();
+  }, 120_000);
+
+  it('UpdateContainerResources of a created container waits for a StartContainer in progress, and the started container gets the update', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('upd-start');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const unhooks: Array<() => void> = [];
+    const release = gate();
+    let starting: Promise<unknown> = Promise.resolve();
+    try {
+      const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      const specPath = join(fx.options.root, 'containers', containerId, 'bundle', 'config.json');
+      const specBefore = readFileSync(specPath, 'utf8');
+      // StartContainer is held where conmon is about to run `runc create`, which reads the spec.
+      const atConmon = gate();
+      unhooks.push(e.ctx.runner.addHook(async (cmd) => {
+        if (basename(cmd) !== 'conmon') return;
+        atConmon.open();
+        await release.promise;
+      }));
+      starting = e.startContainer({ containerId });
+      await atConmon.promise;
+      // From here on, the update asking for the container's lock is the signal that it got as far as
+      // it can while the start runs.
+      const asked = gate();
+      const store = e.ctx.containers;
+      const withLock = store.withLock.bind(store);
+      store.withLock = ((id: string, fn: () => Promise<unknown>) => {
+        if (id === containerId) asked.open();
+        return withLock(id, fn);
+      }) as typeof store.withLock;
+      unhooks.push(() => void Reflect.deleteProperty(store, 'withLock'));
+      const updating = e.updateContainerResources({ containerId, linux: { memoryLimitInBytes: 128 * MiB, cpuPeriod: 100000, cpuQuota: 50000, cpuShares: 512, oomScoreAdj: 1000 } });
+      const settled = updating.then(() => 'answered', (err: Error) => `failed: ${err.message}`);
+      expect(await Promise.race([asked.promise.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
+      // Nothing touched the spec `runc create` is about to read.
+      expect(readFileSync(specPath, 'utf8')).toBe(specBefore);
+      release.open();
+      await starting;
+      expect(await settled).toBe('answered');
+      // The acknowledged update is what the running container has, in its cgroup and its status.
+      const cgroup = join('/sys/fs/cgroup/memory', fx.options.cgroupParent!, containerId, 'memory.limit_in_bytes');
+      expect(readFileSync(cgroup, 'utf8').trim()).toBe(String(128 * MiB));
+      const { status } = await e.containerStatus({ containerId });
+      expect(status?.state).toBe('CONTAINER_RUNNING');
+      expect(status?.resources?.linux?.memoryLimitInBytes).toBe(String(128 * MiB));
+    } finally {
+      release.open();
+      await starting.catch(() => undefined);
+      for (const unhook of unhooks) unhook();
+      await e.removePodSandbox({ podSandboxId });
+    }
+  }, 60_000);
+
+  /** What a failed CreateContainer must not leave: records, names, lock files, rootfs mounts. */
+  async function expectNoContainerLeft(): Promise<void> {
+    expect(await readdir(join(fx.options.root, 'containers'))).toEqual([]);
+    expect(await readdir(join(fx.options.root, 'names', 'containers'))).toEqual([]);
+    expect(await readdir(join(fx.options.root, 'locks', 'containers'))).toEqual([]);
+    // Nor a lock file for a pod that was removed meanwhile (only live pods keep theirs).
+    const pods = (await fx.engine.listPodSandbox({})).items.map((p) => `${p.id}.lock`);
+    expect((await readdir(join(fx.options.root, 'locks', 'sandboxes'))).filter((l) => !pods.includes(l))).toEqual([]);
+    expect((await mountsUnder(fx.dir)).filter((m) => m.includes('/containers'))).toEqual([]);
+  }
+
+  it('CreateContainer fails with NotFound and leaves nothing when another process removed the pod after its ready check', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('rm-during-create');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const hold = holdCreateAfterPodCheck(e);
+    let creating: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+      await hold.reached;
+      // Another CLI process on the same root removes the pod meanwhile.
+      const other = await fx.reopen();
+      await other.removePodSandbox({ podSandboxId });
+      hold.release();
+      expect(await outcome).toMatch(/^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/);
+      await expectNoContainerLeft();
+      expect((await other.listContainers({})).containers).toEqual([]);
+    } finally {
+      hold.release();
+      hold.restore();
+      await creating.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('RemovePodSandbox makes a CreateContainer that reaches its commit meanwhile fail with NotFound, leaving nothing', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('create-during-rm');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const hold = holdCreateAfterPodCheck(e);
+    // RemovePodSandbox is held once it has removed the containers it listed, before it removes the pod.
+    const listed = gate();
+    const goOn = gate();
+    const containers = e.container;
+    const removeAllInPod = containers.removeAllInPod.bind(containers);
+    containers.removeAllInPod = async (id: string) => {
+      await removeAllInPod(id);
+      listed.open();
+      await goOn.promise;
+    };
+    // The create asking for the pod's lock at its commit.
+    const atCommit = gate();
+    const sandboxes = e.ctx.sandboxes;
+    const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
+    sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
+      if (id === podSandboxId) atCommit.open();
+      return withSharedLock(id, fn);
+    }) as typeof sandboxes.withSharedLock;
+    let creating: Promise<unknown> = Promise.resolve();
+    let removing: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+      await hold.reached;
+      removing = e.removePodSandbox({ podSandboxId });
+      await listed.promise;
+      // The create goes on to its commit while the removal is between its container list and the pod.
+      hold.release();
+      expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
+      goOn.open();
+      await removing;
+      expect(await outcome).toMatch(/^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/);
+      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
+      await expectNoContainerLeft();
+    } finally {
+      hold.release();
+      hold.restore();
+      goOn.open();
+      Reflect.deleteProperty(containers, 'removeAllInPod');
+      Reflect.deleteProperty(sandboxes, 'withSharedLock');
+      await creating.catch(() => undefined);
+      await removing.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('RemovePodSandbox waits for a CreateContainer committing into the pod, then removes that container too', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('rm-during-commit');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
+    const inCommit = gate();
+    const finish = gate();
+    const snapshots = e.ctx.snapshots;
+    const persist = snapshots.persist.bind(snapshots);
+    snapshots.persist = (async (key: string) => {
+      inCommit.open();
+      await finish.promise;
+      return persist(key);
+    }) as typeof snapshots.persist;
+    // RemovePodSandbox asking for the pod's lock.
+    const asked = gate();
+    const sandboxes = e.ctx.sandboxes;
+    const withLock = sandboxes.withLock.bind(sandboxes);
+    sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
+      if (id === podSandboxId) asked.open();
+      return withLock(id, fn);
+    }) as typeof sandboxes.withLock;
+    let creating: Promise<unknown> = Promise.resolve();
+    let removing: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      await inCommit.promise;
+      removing = e.removePodSandbox({ podSandboxId });
+      await asked.promise;
+      finish.open();
+      const { containerId } = (await creating) as { containerId: string };
+      expect(containerId).toMatch(/^[0-9a-f]{64}$/);
+      await removing;
+      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
+      expect((await e.listContainers({})).containers).toEqual([]);
+      await expectNoContainerLeft();
+    } finally {
+      finish.open();
+      Reflect.deleteProperty(snapshots, 'persist');
+      Reflect.deleteProperty(sandboxes, 'withLock');
+      await creating.catch(() => undefined);
+      await removing.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
+});
