@@ -60,8 +60,14 @@ export interface ConsoleExecOptions {
  * paused, so that what it sends waits in its own stream, not in the daemon; resumed at half.
  */
 const MAX_UNWRITTEN = 32;
-/** After the exit is reported, how long the terminal may stay quiet before we stop reading it (a background child may hold it open). */
-const DRAIN_IDLE_MS = 200;
+/**
+ * After the exit is reported, how long the terminal may stay quiet before we stop reading it. It
+ * normally ends at once (the master reads EIO when no process holds the other side); only a
+ * background child holding it open waits this long. Counted from the exit report as well as from
+ * the last data: on a loaded node the reader thread can deliver what the process wrote last well
+ * after the helper reported its exit.
+ */
+const DRAIN_IDLE_MS = 1000;
 
 /** Lines from the helper: `pid N`, `error TEXT`, `exit CODE`. */
 class HelperLines {
@@ -147,8 +153,8 @@ async function listenForConsole(path: string): Promise<{ master: (timeoutMs: num
   return { master, close };
 }
 
-/** Copies between the client's streams and the terminal master until the terminal ends or `stop()`. */
-function wireTerminal(term: NativeSeqpacketSocket, masterFd: number, io: StreamIO): { ended: Promise<void>; quiet: () => Promise<void> } {
+/** Copies between the client's streams and the terminal master until the terminal ends; exported for its unit test. */
+export function wireTerminal(term: NativeSeqpacketSocket, masterFd: number, io: StreamIO): { ended: Promise<void>; quiet: () => Promise<void> } {
   let lastData = Date.now();
   let unwritten = 0;
   let stdinPaused = false;
@@ -210,8 +216,9 @@ function wireTerminal(term: NativeSeqpacketSocket, masterFd: number, io: StreamI
       }
     })();
   }
-  /** Resolves once the terminal ends, or has been quiet for DRAIN_IDLE_MS. */
+  /** Resolves once the terminal ends, or has been quiet for DRAIN_IDLE_MS since the exit and its last data. */
   const quiet = async (): Promise<void> => {
+    lastData = Math.max(lastData, Date.now());
     for (let i = 0; i < 10_000; i++) {
       if (waiting) lastData = Date.now(); // a slow client: what is left is still coming
       const idle = DRAIN_IDLE_MS - (Date.now() - lastData);
