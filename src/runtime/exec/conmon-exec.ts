@@ -15,6 +15,7 @@ import type { OciProcess } from '../oci/oci-runtime.js';
 import type { ProcessRunner } from '../oci/process-runner.js';
 import { parseSyncMessage, type SyncMessage } from '../oci/conmon.js';
 import { attachToConmon } from './attach-client.js';
+import { LineQueue } from './line-queue.js';
 import { makeSession, removeSession, sessionName } from './session-dir.js';
 
 export interface ConmonExecOptions {
@@ -36,49 +37,17 @@ export interface ConmonExecOptions {
   timeoutMs?: number;
 }
 
+/** conmon's sync messages, one per line. */
 class LineReader {
-  private buf = '';
-  private waiting: Array<(line: string | undefined) => void> = [];
-  private ended = false;
+  private readonly lines: LineQueue;
   constructor(stream: Readable) {
-    stream.on('data', (b: Buffer) => {
-      this.buf += b.toString();
-      this.flush();
-    });
-    const end = () => {
-      this.ended = true;
-      this.flush();
-    };
-    stream.on('end', end);
-    stream.on('error', end);
-    stream.on('close', end);
+    this.lines = new LineQueue(stream);
   }
-  private flush(): void {
-    for (;;) {
-      const nl = this.buf.indexOf('\n');
-      if (nl < 0 || this.waiting.length === 0) break;
-      const line = this.buf.slice(0, nl);
-      this.buf = this.buf.slice(nl + 1);
-      this.waiting.shift()!(line);
-    }
-    if (this.ended) while (this.waiting.length) this.waiting.shift()!(undefined);
-  }
-  next(timeoutMs: number): Promise<SyncMessage> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(internal(`conmon exec did not answer within ${timeoutMs} ms`)), timeoutMs);
-      this.waiting.push((line) => {
-        clearTimeout(timer);
-        if (line === undefined) reject(internal('conmon exec closed its pipe early'));
-        else {
-          try {
-            resolve(parseSyncMessage(line));
-          } catch (error) {
-            reject(error);
-          }
-        }
-      });
-      this.flush();
-    });
+  async next(timeoutMs: number): Promise<SyncMessage> {
+    const line = await this.lines.next(timeoutMs);
+    if (line === null) throw internal(`conmon exec did not answer within ${timeoutMs} ms`);
+    if (line === undefined) throw internal('conmon exec closed its pipe early');
+    return parseSyncMessage(line);
   }
 }
 

@@ -20,6 +20,7 @@ import { hasTerminalBindings, recvFd, setWinsize } from '../native.js';
 import type { OciProcess } from '../oci/oci-runtime.js';
 import type { ProcessRunner } from '../oci/process-runner.js';
 import { NativeSeqpacketSocket } from './seqpacket-native.js';
+import { LineQueue } from './line-queue.js';
 import { makeSession, removeSession, sessionName } from './session-dir.js';
 import { repoPath } from '../../util/repo-root.js';
 
@@ -68,50 +69,6 @@ const MAX_UNWRITTEN = 32;
  * after the helper reported its exit.
  */
 const DRAIN_IDLE_MS = 1000;
-
-/** Lines from the helper: `pid N`, `error TEXT`, `exit CODE`. */
-class HelperLines {
-  private buf = '';
-  private lines: string[] = [];
-  private waiting: Array<(line: string | undefined) => void> = [];
-  private ended = false;
-  constructor(sock: Socket) {
-    sock.setEncoding('utf8');
-    sock.on('data', (s: string) => {
-      this.buf += s;
-      let nl;
-      while ((nl = this.buf.indexOf('\n')) >= 0) {
-        this.lines.push(this.buf.slice(0, nl));
-        this.buf = this.buf.slice(nl + 1);
-      }
-      this.flush();
-    });
-    const end = () => {
-      this.ended = true;
-      this.flush();
-    };
-    sock.on('end', end);
-    sock.on('close', end);
-    sock.on('error', end);
-  }
-  private flush(): void {
-    while (this.waiting.length && this.lines.length) this.waiting.shift()!(this.lines.shift());
-    if (this.ended) while (this.waiting.length) this.waiting.shift()!(undefined);
-  }
-  /** The next line; undefined once the helper's socket ends, or after `timeoutMs`. */
-  next(timeoutMs = 0): Promise<string | undefined> {
-    return new Promise((resolve) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => settle(undefined), timeoutMs) : undefined;
-      const settle = (line: string | undefined): void => {
-        clearTimeout(timer);
-        this.waiting = this.waiting.filter((w) => w !== settle);
-        resolve(line);
-      };
-      this.waiting.push(settle);
-      this.flush();
-    });
-  }
-}
 
 /** Listens on `path` for runc's console connection; `fd()` then receives the master it passes. */
 async function listenForConsole(path: string): Promise<{ master: (timeoutMs: number) => Promise<number>; close: () => void }> {
@@ -260,7 +217,8 @@ export async function execWithConsole(o: ConsoleExecOptions): Promise<number> {
     );
     pipes = spawned.pipes;
     const helper = pipes[0]!;
-    const lines = new HelperLines(helper);
+    // Lines from the helper: `pid N`, `error TEXT`, `exit CODE`.
+    const lines = new LineQueue(helper);
     // The helper is up and waits; the command runs only once the client's streams are open.
     await o.io.opened;
     writeFileSync(specFile, JSON.stringify({ ...o.process, terminal: true }));

@@ -210,25 +210,9 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async execStream(id: string, proc: OciProcess, io: StreamIO, opts: { stdin: boolean }): Promise<number> {
-    if (io.tty && ttyExecWithoutConmon()) {
-      return execWithConsole({
-        runner: this.opts.runner,
-        helper: TTYEXEC_BINARY,
-        runcPath: await this.runcPath(),
-        runcRoot: this.opts.runcRoot,
-        runtimeArgs: this.opts.runtimeArgs,
-        socketDir: this.opts.socketDir,
-        sessionsDir: joinPath(this.opts.exitDir, '..', 'exec'),
-        containerId: id,
-        process: proc,
-        io,
-      });
-    }
     if (io.tty) {
-      return execWithConmon({
-        stdin: opts.stdin,
+      const session = {
         runner: this.opts.runner,
-        conmon: this.conmon,
         runcPath: await this.runcPath(),
         runcRoot: this.opts.runcRoot,
         runtimeArgs: this.opts.runtimeArgs,
@@ -237,7 +221,9 @@ export class RuncConmonRuntime implements OciRuntime {
         containerId: id,
         process: proc,
         io,
-      });
+      };
+      if (ttyExecWithoutConmon()) return execWithConsole({ ...session, helper: TTYEXEC_BINARY });
+      return execWithConmon({ ...session, stdin: opts.stdin, conmon: this.conmon });
     }
     await io.opened;
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
