@@ -253,4 +253,108 @@ describe('runtime: races between lifecycle calls', () => {
       await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
     }
   }, 60_000);
+
+  it('StopPodSandbox makes a CreateContainer that reaches its commit meanwhile fail with FailedPrecondition, leaving nothing', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('create-during-stopp');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const hold = holdCreateAfterPodCheck(e);
+    // StopPodSandbox is held once it has stopped the containers it listed, before it stops the pod.
+    const listed = gate();
+    const goOn = gate();
+    const containers = e.container;
+    const stopAllInPod = containers.stopAllInPod.bind(containers);
+    containers.stopAllInPod = async (id: string) => {
+      await stopAllInPod(id);
+      listed.open();
+      await goOn.promise;
+    };
+    // The create asking for the pod's lock at its commit.
+    const atCommit = gate();
+    const sandboxes = e.ctx.sandboxes;
+    const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
+    sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
+      if (id === podSandboxId) atCommit.open();
+      return withSharedLock(id, fn);
+    }) as typeof sandboxes.withSharedLock;
+    let creating: Promise<unknown> = Promise.resolve();
+    let stopping: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+      await hold.reached;
+      stopping = e.stopPodSandbox({ podSandboxId });
+      await listed.promise;
+      // The create goes on to its commit while the stop is between its container list and the pod.
+      hold.release();
+      expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
+      goOn.open();
+      await stopping;
+      // As the ready check up front answers: the pod is not ready (any more).
+      expect(await outcome).toMatch(/^failed-precondition: pod sandbox [0-9a-f]{64} was stopped while container app was being created$/);
+      const { status } = await e.podSandboxStatus({ podSandboxId });
+      expect(status?.state).toBe('SANDBOX_NOTREADY');
+      await expectNoContainerLeft();
+    } finally {
+      hold.release();
+      hold.restore();
+      goOn.open();
+      Reflect.deleteProperty(containers, 'stopAllInPod');
+      Reflect.deleteProperty(sandboxes, 'withSharedLock');
+      await creating.catch(() => undefined);
+      await stopping.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('StopPodSandbox waits for a CreateContainer committing into the pod, then stops that container too', async () => {
+    const e = fx.engine;
+    const pod = kubeletPod('stopp-during-commit');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
+    const inCommit = gate();
+    const finish = gate();
+    const snapshots = e.ctx.snapshots;
+    const persist = snapshots.persist.bind(snapshots);
+    snapshots.persist = (async (key: string) => {
+      inCommit.open();
+      await finish.promise;
+      return persist(key);
+    }) as typeof snapshots.persist;
+    // StopPodSandbox asking for the pod's lock.
+    const asked = gate();
+    const sandboxes = e.ctx.sandboxes;
+    const withLock = sandboxes.withLock.bind(sandboxes);
+    sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
+      if (id === podSandboxId) asked.open();
+      return withLock(id, fn);
+    }) as typeof sandboxes.withLock;
+    let creating: Promise<unknown> = Promise.resolve();
+    let stopping: Promise<unknown> = Promise.resolve();
+    try {
+      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+      await inCommit.promise;
+      stopping = e.stopPodSandbox({ podSandboxId });
+      await asked.promise;
+      finish.open();
+      const { containerId } = (await creating) as { containerId: string };
+      expect(containerId).toMatch(/^[0-9a-f]{64}$/);
+      await stopping;
+      // No container left CREATED (startable) in a stopped pod: the stop saw the committed one.
+      const { status: pod0 } = await e.podSandboxStatus({ podSandboxId });
+      expect(pod0?.state).toBe('SANDBOX_NOTREADY');
+      const { status } = await e.containerStatus({ containerId });
+      expect(status?.state).toBe('CONTAINER_EXITED');
+      await expect(e.startContainer({ containerId })).rejects.toThrow(/not CONTAINER_CREATED/);
+      await e.removePodSandbox({ podSandboxId });
+      await expectNoContainerLeft();
+    } finally {
+      finish.open();
+      Reflect.deleteProperty(snapshots, 'persist');
+      Reflect.deleteProperty(sandboxes, 'withLock');
+      await creating.catch(() => undefined);
+      await stopping.catch(() => undefined);
+      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
 });
