@@ -395,6 +395,9 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
+      // runc's state dir is gone after a StopContainer (it deleted): no process then. A container
+      // that exited by itself still has it (conmon does not delete), and the delete is what removes
+      // its cgroup, kills what its init left in a shared PID namespace and runs poststop hooks.
       if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
       await this.oci(r).release(id);
       runtimeFailpoint('rm-after-runtime-delete');
