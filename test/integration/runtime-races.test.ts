@@ -3,7 +3,7 @@
 // other runs, and a wrapper around the store's lock says when a call asks for a
 // record's lock. Each test checks both what the calls answer and what is left.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -355,6 +355,58 @@ describe('runtime: races between lifecycle calls', () => {
       await creating.catch(() => undefined);
       await stopping.catch(() => undefined);
       await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('StopPodSandbox waits for a StartContainer in progress, then stops the container it started: no process runs behind an EXITED record', async () => {
+    const e = fx.engine;
+    // As kubelet asks: each container in a PID namespace of its own (so the pod has no pause whose
+    // end would take the container's processes with it).
+    const ownPid = { securityContext: { namespaceOptions: { network: 'POD' as const, pid: 'CONTAINER' as const, ipc: 'POD' as const } } };
+    const pod = { ...kubeletPod('stopp-during-start'), linux: ownPid };
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const unhooks: Array<() => void> = [];
+    const release = gate();
+    let starting: Promise<unknown> = Promise.resolve();
+    let stopping: Promise<unknown> = Promise.resolve();
+    try {
+      const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { ...kubeletContainer(pod, 'app', 64 * MiB), linux: { ...kubeletContainer(pod, 'app', 64 * MiB).linux, ...ownPid } } });
+      // StartContainer is held where conmon is about to run `runc create`.
+      const atConmon = gate();
+      unhooks.push(e.ctx.runner.addHook(async (cmd) => {
+        if (basename(cmd) !== 'conmon') return;
+        atConmon.open();
+        await release.promise;
+      }));
+      starting = e.startContainer({ containerId });
+      await atConmon.promise;
+      // The stop asking for the container's lock: as far as it can go while the start runs.
+      const asked = gate();
+      const store = e.ctx.containers;
+      const withLock = store.withLock.bind(store);
+      store.withLock = ((id: string, fn: () => Promise<unknown>) => {
+        if (id === containerId) asked.open();
+        return withLock(id, fn);
+      }) as typeof store.withLock;
+      unhooks.push(() => void Reflect.deleteProperty(store, 'withLock'));
+      stopping = e.stopPodSandbox({ podSandboxId });
+      const settled = stopping.then(() => 'answered', (err: Error) => `failed: ${err.message}`);
+      expect(await Promise.race([asked.promise.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
+      release.open();
+      await starting;
+      expect(await settled).toBe('answered');
+      const { status } = await e.containerStatus({ containerId });
+      expect(status?.state).toBe('CONTAINER_EXITED');
+      // What the record says holds: nothing runs in the container's cgroup, and runc has no container.
+      const procs = join('/sys/fs/cgroup/memory', fx.options.cgroupParent!, containerId, 'cgroup.procs');
+      expect(existsSync(procs) ? readFileSync(procs, 'utf8').trim() : '').toBe('');
+      expect(existsSync(join(fx.options.state, 'runc', containerId))).toBe(false);
+    } finally {
+      release.open();
+      await starting.catch(() => undefined);
+      await stopping.catch(() => undefined);
+      for (const unhook of unhooks) unhook();
+      await e.removePodSandbox({ podSandboxId });
     }
   }, 60_000);
 });
