@@ -5,14 +5,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** The subset of `dirs` that a running process names (the dir itself or a path under it) among its arguments. */
-export function dirsInUse(dirs: readonly string[], proc = '/proc'): Set<string> {
+export function dirsInUse(dirs: readonly string[]): Set<string> {
   const used = new Set<string>();
   if (!dirs.length) return used;
-  for (const name of readdirSync(proc)) {
+  for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let cmdline: string;
     try {
-      cmdline = readFileSync(`${proc}/${name}/cmdline`, 'utf8');
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
     } catch {
       continue; // exited meanwhile
     }

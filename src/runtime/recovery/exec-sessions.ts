@@ -21,7 +21,8 @@ const UNNAMED_SESSION = /^x[A-Za-z0-9]{6}$/;
 export const UNNAMED_SESSION_GRACE_MS = 60_000;
 
 /** Removes the session dirs nobody can still use and the socket-dir links to them; returns the dirs removed. */
-export async function removeDeadExecSessions(sessionsDir: string, socketDir: string, now = Date.now()): Promise<string[]> {
+export async function removeDeadExecSessions(sessionsDir: string, socketDir: string): Promise<string[]> {
+  const now = Date.now();
   const candidates: string[] = [];
   for (const name of readdirOrNone(sessionsDir)) {
     const dir = join(sessionsDir, name);
