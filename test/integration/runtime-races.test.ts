@@ -157,206 +157,140 @@ describe('runtime: races between lifecycle calls', () => {
     }
   }, 60_000);
 
-  it('RemovePodSandbox makes a CreateContainer that reaches its commit meanwhile fail with NotFound, leaving nothing', async () => {
-    const e = fx.engine;
-    const pod = kubeletPod('create-during-rm');
-    const { podSandboxId } = await e.runPodSandbox({ config: pod });
-    const hold = holdCreateAfterPodCheck(e);
-    // RemovePodSandbox is held once it has removed the containers it listed, before it removes the pod.
-    const listed = gate();
-    const goOn = gate();
-    const containers = e.container;
-    const removeAllInPod = containers.removeAllInPod.bind(containers);
-    containers.removeAllInPod = async (id: string) => {
-      await removeAllInPod(id);
-      listed.open();
-      await goOn.promise;
-    };
-    // The create asking for the pod's lock at its commit.
-    const atCommit = gate();
-    const sandboxes = e.ctx.sandboxes;
-    const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
-    sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
-      if (id === podSandboxId) atCommit.open();
-      return withSharedLock(id, fn);
-    }) as typeof sandboxes.withSharedLock;
-    let creating: Promise<unknown> = Promise.resolve();
-    let removing: Promise<unknown> = Promise.resolve();
-    try {
-      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
-      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
-      await hold.reached;
-      removing = e.removePodSandbox({ podSandboxId });
-      await listed.promise;
-      // The create goes on to its commit while the removal is between its container list and the pod.
-      hold.release();
-      expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
-      goOn.open();
-      await removing;
-      expect(await outcome).toMatch(/^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/);
-      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
-      await expectNoContainerLeft();
-    } finally {
-      hold.release();
-      hold.restore();
-      goOn.open();
-      Reflect.deleteProperty(containers, 'removeAllInPod');
-      Reflect.deleteProperty(sandboxes, 'withSharedLock');
-      await creating.catch(() => undefined);
-      await removing.catch(() => undefined);
-      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
-    }
-  }, 60_000);
-
-  it('RemovePodSandbox waits for a CreateContainer committing into the pod, then removes that container too', async () => {
-    const e = fx.engine;
-    const pod = kubeletPod('rm-during-commit');
-    const { podSandboxId } = await e.runPodSandbox({ config: pod });
-    // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
-    const inCommit = gate();
-    const finish = gate();
-    const snapshots = e.ctx.snapshots;
-    const persist = snapshots.persist.bind(snapshots);
-    snapshots.persist = (async (key: string) => {
-      inCommit.open();
-      await finish.promise;
-      return persist(key);
-    }) as typeof snapshots.persist;
-    // RemovePodSandbox asking for the pod's lock.
-    const asked = gate();
-    const sandboxes = e.ctx.sandboxes;
-    const withLock = sandboxes.withLock.bind(sandboxes);
-    sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
-      if (id === podSandboxId) asked.open();
-      return withLock(id, fn);
-    }) as typeof sandboxes.withLock;
-    let creating: Promise<unknown> = Promise.resolve();
-    let removing: Promise<unknown> = Promise.resolve();
-    try {
-      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
-      await inCommit.promise;
-      removing = e.removePodSandbox({ podSandboxId });
-      await asked.promise;
-      finish.open();
-      const { containerId } = (await creating) as { containerId: string };
-      expect(containerId).toMatch(/^[0-9a-f]{64}$/);
-      await removing;
-      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
-      expect((await e.listContainers({})).containers).toEqual([]);
-      await expectNoContainerLeft();
-    } finally {
-      finish.open();
-      Reflect.deleteProperty(snapshots, 'persist');
-      Reflect.deleteProperty(sandboxes, 'withLock');
-      await creating.catch(() => undefined);
-      await removing.catch(() => undefined);
-      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
-    }
-  }, 60_000);
-
-  it('StopPodSandbox makes a CreateContainer that reaches its commit meanwhile fail with FailedPrecondition, leaving nothing', async () => {
-    const e = fx.engine;
-    const pod = kubeletPod('create-during-stopp');
-    const { podSandboxId } = await e.runPodSandbox({ config: pod });
-    const hold = holdCreateAfterPodCheck(e);
-    // StopPodSandbox is held once it has stopped the containers it listed, before it stops the pod.
-    const listed = gate();
-    const goOn = gate();
-    const containers = e.container;
-    const stopAllInPod = containers.stopAllInPod.bind(containers);
-    containers.stopAllInPod = async (id: string) => {
-      await stopAllInPod(id);
-      listed.open();
-      await goOn.promise;
-    };
-    // The create asking for the pod's lock at its commit.
-    const atCommit = gate();
-    const sandboxes = e.ctx.sandboxes;
-    const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
-    sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
-      if (id === podSandboxId) atCommit.open();
-      return withSharedLock(id, fn);
-    }) as typeof sandboxes.withSharedLock;
-    let creating: Promise<unknown> = Promise.resolve();
-    let stopping: Promise<unknown> = Promise.resolve();
-    try {
-      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
-      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
-      await hold.reached;
-      stopping = e.stopPodSandbox({ podSandboxId });
-      await listed.promise;
-      // The create goes on to its commit while the stop is between its container list and the pod.
-      hold.release();
-      expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
-      goOn.open();
-      await stopping;
+  /**
+   * The pod calls that list the pod's containers under its lock, against a CreateContainer's commit:
+   * what each makes of the create that comes too late, and of the container committed in time.
+   */
+  const podTeardowns = [
+    {
+      call: 'RemovePodSandbox',
+      lists: 'removeAllInPod',
+      code: 'NotFound',
+      late: /^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/,
+      does: 'removes',
+      run: (e: RuntimeFixture['engine'], podSandboxId: string) => e.removePodSandbox({ podSandboxId }),
+      /** The pod is gone, and the container committed in time with it. */
+      after: async (e: RuntimeFixture['engine'], podSandboxId: string) => {
+        expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
+        expect((await e.listContainers({})).containers).toEqual([]);
+      },
+    },
+    {
+      call: 'StopPodSandbox',
+      lists: 'stopAllInPod',
+      code: 'FailedPrecondition',
       // As the ready check up front answers: the pod is not ready (any more).
-      expect(await outcome).toMatch(/^failed-precondition: pod sandbox [0-9a-f]{64} was stopped while container app was being created$/);
-      const { status } = await e.podSandboxStatus({ podSandboxId });
-      expect(status?.state).toBe('SANDBOX_NOTREADY');
-      await expectNoContainerLeft();
-    } finally {
-      hold.release();
-      hold.restore();
-      goOn.open();
-      Reflect.deleteProperty(containers, 'stopAllInPod');
-      Reflect.deleteProperty(sandboxes, 'withSharedLock');
-      await creating.catch(() => undefined);
-      await stopping.catch(() => undefined);
-      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
-    }
-  }, 60_000);
+      late: /^failed-precondition: pod sandbox [0-9a-f]{64} was stopped while container app was being created$/,
+      does: 'stops',
+      run: (e: RuntimeFixture['engine'], podSandboxId: string) => e.stopPodSandbox({ podSandboxId }),
+      /** The pod is NOTREADY, and no container of it is left CREATED (startable): the stop saw the one committed in time. */
+      after: async (e: RuntimeFixture['engine'], podSandboxId: string, containerId?: string) => {
+        expect((await e.podSandboxStatus({ podSandboxId })).status?.state).toBe('SANDBOX_NOTREADY');
+        if (!containerId) return;
+        expect((await e.containerStatus({ containerId })).status?.state).toBe('CONTAINER_EXITED');
+        await expect(e.startContainer({ containerId })).rejects.toThrow(/not CONTAINER_CREATED/);
+        await e.removePodSandbox({ podSandboxId });
+      },
+    },
+  ] as const;
 
-  it('StopPodSandbox waits for a CreateContainer committing into the pod, then stops that container too', async () => {
-    const e = fx.engine;
-    const pod = kubeletPod('stopp-during-commit');
-    const { podSandboxId } = await e.runPodSandbox({ config: pod });
-    // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
-    const inCommit = gate();
-    const finish = gate();
-    const snapshots = e.ctx.snapshots;
-    const persist = snapshots.persist.bind(snapshots);
-    snapshots.persist = (async (key: string) => {
-      inCommit.open();
-      await finish.promise;
-      return persist(key);
-    }) as typeof snapshots.persist;
-    // StopPodSandbox asking for the pod's lock.
-    const asked = gate();
-    const sandboxes = e.ctx.sandboxes;
-    const withLock = sandboxes.withLock.bind(sandboxes);
-    sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
-      if (id === podSandboxId) asked.open();
-      return withLock(id, fn);
-    }) as typeof sandboxes.withLock;
-    let creating: Promise<unknown> = Promise.resolve();
-    let stopping: Promise<unknown> = Promise.resolve();
-    try {
-      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
-      await inCommit.promise;
-      stopping = e.stopPodSandbox({ podSandboxId });
-      await asked.promise;
-      finish.open();
-      const { containerId } = (await creating) as { containerId: string };
-      expect(containerId).toMatch(/^[0-9a-f]{64}$/);
-      await stopping;
-      // No container left CREATED (startable) in a stopped pod: the stop saw the committed one.
-      const { status: pod0 } = await e.podSandboxStatus({ podSandboxId });
-      expect(pod0?.state).toBe('SANDBOX_NOTREADY');
-      const { status } = await e.containerStatus({ containerId });
-      expect(status?.state).toBe('CONTAINER_EXITED');
-      await expect(e.startContainer({ containerId })).rejects.toThrow(/not CONTAINER_CREATED/);
-      await e.removePodSandbox({ podSandboxId });
-      await expectNoContainerLeft();
-    } finally {
-      finish.open();
-      Reflect.deleteProperty(snapshots, 'persist');
-      Reflect.deleteProperty(sandboxes, 'withLock');
-      await creating.catch(() => undefined);
-      await stopping.catch(() => undefined);
-      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
-    }
-  }, 60_000);
+  for (const t of podTeardowns) {
+    it(`${t.call} makes a CreateContainer that reaches its commit meanwhile fail with ${t.code}, leaving nothing`, async () => {
+      const e = fx.engine;
+      const pod = kubeletPod(`create-during-${t.call.toLowerCase()}`);
+      const { podSandboxId } = await e.runPodSandbox({ config: pod });
+      const hold = holdCreateAfterPodCheck(e);
+      // The teardown is held once it has dealt with the containers it listed, before the pod itself.
+      const listed = gate();
+      const goOn = gate();
+      const containers = e.container;
+      const listAndAct = containers[t.lists].bind(containers);
+      containers[t.lists] = async (id: string) => {
+        await listAndAct(id);
+        listed.open();
+        await goOn.promise;
+      };
+      // The create asking for the pod's lock at its commit.
+      const atCommit = gate();
+      const sandboxes = e.ctx.sandboxes;
+      const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
+      sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
+        if (id === podSandboxId) atCommit.open();
+        return withSharedLock(id, fn);
+      }) as typeof sandboxes.withSharedLock;
+      let creating: Promise<unknown> = Promise.resolve();
+      let tearing: Promise<unknown> = Promise.resolve();
+      try {
+        creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+        const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+        await hold.reached;
+        tearing = t.run(e, podSandboxId);
+        await listed.promise;
+        // The create goes on to its commit while the teardown is between its container list and the pod.
+        hold.release();
+        expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
+        goOn.open();
+        await tearing;
+        expect(await outcome).toMatch(t.late);
+        await t.after(e, podSandboxId);
+        await expectNoContainerLeft();
+      } finally {
+        hold.release();
+        hold.restore();
+        goOn.open();
+        Reflect.deleteProperty(containers, t.lists);
+        Reflect.deleteProperty(sandboxes, 'withSharedLock');
+        await creating.catch(() => undefined);
+        await tearing.catch(() => undefined);
+        await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+      }
+    }, 60_000);
+
+    it(`${t.call} waits for a CreateContainer committing into the pod, then ${t.does} that container too`, async () => {
+      const e = fx.engine;
+      const pod = kubeletPod(`${t.call.toLowerCase()}-during-commit`);
+      const { podSandboxId } = await e.runPodSandbox({ config: pod });
+      // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
+      const inCommit = gate();
+      const finish = gate();
+      const snapshots = e.ctx.snapshots;
+      const persist = snapshots.persist.bind(snapshots);
+      snapshots.persist = (async (key: string) => {
+        inCommit.open();
+        await finish.promise;
+        return persist(key);
+      }) as typeof snapshots.persist;
+      // The teardown asking for the pod's lock.
+      const asked = gate();
+      const sandboxes = e.ctx.sandboxes;
+      const withLock = sandboxes.withLock.bind(sandboxes);
+      sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
+        if (id === podSandboxId) asked.open();
+        return withLock(id, fn);
+      }) as typeof sandboxes.withLock;
+      let creating: Promise<unknown> = Promise.resolve();
+      let tearing: Promise<unknown> = Promise.resolve();
+      try {
+        creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+        await inCommit.promise;
+        tearing = t.run(e, podSandboxId);
+        await asked.promise;
+        finish.open();
+        const { containerId } = (await creating) as { containerId: string };
+        expect(containerId).toMatch(/^[0-9a-f]{64}$/);
+        await tearing;
+        await t.after(e, podSandboxId, containerId);
+        await expectNoContainerLeft();
+      } finally {
+        finish.open();
+        Reflect.deleteProperty(snapshots, 'persist');
+        Reflect.deleteProperty(sandboxes, 'withLock');
+        await creating.catch(() => undefined);
+        await tearing.catch(() => undefined);
+        await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+      }
+    }, 60_000);
+  }
 
   it('StopPodSandbox waits for a StartContainer in progress, then stops the container it started: no process runs behind an EXITED record', async () => {
     const e = fx.engine;
