@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StateStore, StoredObject } from '../../src/runtime/store/state-store.js';
 import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
 const MiB = 1024 * 1024;
@@ -58,6 +59,32 @@ function holdCreateAfterPodCheck(e: RuntimeFixture['engine']): { reached: Promis
   return { reached: reached.promise, release: go.open, restore: () => void Reflect.deleteProperty(images, 'resolveImage') };
 }
 
+/**
+ * Holds the engine's next StartContainer where conmon is about to run `runc create` (which reads
+ * the spec); `reached` once it is there, `release()` lets it go on.
+ */
+function holdStartAtConmon(e: RuntimeFixture['engine']): { reached: Promise<void>; release: () => void; restore: () => void } {
+  const reached = gate();
+  const go = gate();
+  const restore = e.ctx.runner.addHook(async (cmd) => {
+    if (basename(cmd) !== 'conmon') return;
+    reached.open();
+    await go.promise;
+  });
+  return { reached: reached.promise, release: go.open, restore };
+}
+
+/** Resolves once a call asks for `id`'s exclusive lock in `store`: as far as it gets while another call holds the lock. */
+function lockAsked<T extends StoredObject>(store: StateStore<T>, id: string): { asked: Promise<void>; restore: () => void } {
+  const asked = gate();
+  const withLock = store.withLock.bind(store);
+  store.withLock = ((lockId: string, fn: () => Promise<unknown>) => {
+    if (lockId === id) asked.open();
+    return withLock(lockId, fn);
+  }) as typeof store.withLock;
+  return { asked: asked.promise, restore: () => void Reflect.deleteProperty(store, 'withLock') };
+}
+
 describe('runtime: races between lifecycle calls', () => {
   let fx: RuntimeFixture;
 
@@ -74,37 +101,25 @@ describe('runtime: races between lifecycle calls', () => {
     const pod = kubeletPod('upd-start');
     const { podSandboxId } = await e.runPodSandbox({ config: pod });
     const unhooks: Array<() => void> = [];
-    const release = gate();
+    const start = holdStartAtConmon(e);
+    unhooks.push(start.restore);
     let starting: Promise<unknown> = Promise.resolve();
     try {
       const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
       const specPath = join(fx.options.root, 'containers', containerId, 'bundle', 'config.json');
       const specBefore = readFileSync(specPath, 'utf8');
-      // StartContainer is held where conmon is about to run `runc create`, which reads the spec.
-      const atConmon = gate();
-      unhooks.push(e.ctx.runner.addHook(async (cmd) => {
-        if (basename(cmd) !== 'conmon') return;
-        atConmon.open();
-        await release.promise;
-      }));
       starting = e.startContainer({ containerId });
-      await atConmon.promise;
+      await start.reached;
       // From here on, the update asking for the container's lock is the signal that it got as far as
       // it can while the start runs.
-      const asked = gate();
-      const store = e.ctx.containers;
-      const withLock = store.withLock.bind(store);
-      store.withLock = ((id: string, fn: () => Promise<unknown>) => {
-        if (id === containerId) asked.open();
-        return withLock(id, fn);
-      }) as typeof store.withLock;
-      unhooks.push(() => void Reflect.deleteProperty(store, 'withLock'));
+      const { asked, restore } = lockAsked(e.ctx.containers, containerId);
+      unhooks.push(restore);
       const updating = e.updateContainerResources({ containerId, linux: { memoryLimitInBytes: 128 * MiB, cpuPeriod: 100000, cpuQuota: 50000, cpuShares: 512, oomScoreAdj: 1000 } });
       const settled = updating.then(() => 'answered', (err: Error) => `failed: ${err.message}`);
-      expect(await Promise.race([asked.promise.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
+      expect(await Promise.race([asked.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
       // Nothing touched the spec `runc create` is about to read.
       expect(readFileSync(specPath, 'utf8')).toBe(specBefore);
-      release.open();
+      start.release();
       await starting;
       expect(await settled).toBe('answered');
       // The acknowledged update is what the running container has, in its cgroup and its status.
@@ -114,7 +129,7 @@ describe('runtime: races between lifecycle calls', () => {
       expect(status?.state).toBe('CONTAINER_RUNNING');
       expect(status?.resources?.linux?.memoryLimitInBytes).toBe(String(128 * MiB));
     } finally {
-      release.open();
+      start.release();
       await starting.catch(() => undefined);
       for (const unhook of unhooks) unhook();
       await e.removePodSandbox({ podSandboxId });
@@ -261,20 +276,14 @@ describe('runtime: races between lifecycle calls', () => {
         return persist(key);
       }) as typeof snapshots.persist;
       // The teardown asking for the pod's lock.
-      const asked = gate();
-      const sandboxes = e.ctx.sandboxes;
-      const withLock = sandboxes.withLock.bind(sandboxes);
-      sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
-        if (id === podSandboxId) asked.open();
-        return withLock(id, fn);
-      }) as typeof sandboxes.withLock;
+      const { asked, restore } = lockAsked(e.ctx.sandboxes, podSandboxId);
       let creating: Promise<unknown> = Promise.resolve();
       let tearing: Promise<unknown> = Promise.resolve();
       try {
         creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
         await inCommit.promise;
         tearing = t.run(e, podSandboxId);
-        await asked.promise;
+        await asked;
         finish.open();
         const { containerId } = (await creating) as { containerId: string };
         expect(containerId).toMatch(/^[0-9a-f]{64}$/);
@@ -284,7 +293,7 @@ describe('runtime: races between lifecycle calls', () => {
       } finally {
         finish.open();
         Reflect.deleteProperty(snapshots, 'persist');
-        Reflect.deleteProperty(sandboxes, 'withLock');
+        restore();
         await creating.catch(() => undefined);
         await tearing.catch(() => undefined);
         await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
@@ -300,33 +309,22 @@ describe('runtime: races between lifecycle calls', () => {
     const pod = { ...kubeletPod('stopp-during-start'), linux: ownPid };
     const { podSandboxId } = await e.runPodSandbox({ config: pod });
     const unhooks: Array<() => void> = [];
-    const release = gate();
+    const start = holdStartAtConmon(e);
+    unhooks.push(start.restore);
     let starting: Promise<unknown> = Promise.resolve();
     let stopping: Promise<unknown> = Promise.resolve();
     try {
-      const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { ...kubeletContainer(pod, 'app', 64 * MiB), linux: { ...kubeletContainer(pod, 'app', 64 * MiB).linux, ...ownPid } } });
-      // StartContainer is held where conmon is about to run `runc create`.
-      const atConmon = gate();
-      unhooks.push(e.ctx.runner.addHook(async (cmd) => {
-        if (basename(cmd) !== 'conmon') return;
-        atConmon.open();
-        await release.promise;
-      }));
+      const app = kubeletContainer(pod, 'app', 64 * MiB);
+      const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { ...app, linux: { ...app.linux, ...ownPid } } });
       starting = e.startContainer({ containerId });
-      await atConmon.promise;
+      await start.reached;
       // The stop asking for the container's lock: as far as it can go while the start runs.
-      const asked = gate();
-      const store = e.ctx.containers;
-      const withLock = store.withLock.bind(store);
-      store.withLock = ((id: string, fn: () => Promise<unknown>) => {
-        if (id === containerId) asked.open();
-        return withLock(id, fn);
-      }) as typeof store.withLock;
-      unhooks.push(() => void Reflect.deleteProperty(store, 'withLock'));
+      const { asked, restore } = lockAsked(e.ctx.containers, containerId);
+      unhooks.push(restore);
       stopping = e.stopPodSandbox({ podSandboxId });
       const settled = stopping.then(() => 'answered', (err: Error) => `failed: ${err.message}`);
-      expect(await Promise.race([asked.promise.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
-      release.open();
+      expect(await Promise.race([asked.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
+      start.release();
       await starting;
       expect(await settled).toBe('answered');
       const { status } = await e.containerStatus({ containerId });
@@ -336,7 +334,7 @@ describe('runtime: races between lifecycle calls', () => {
       expect(existsSync(procs) ? readFileSync(procs, 'utf8').trim() : '').toBe('');
       expect(existsSync(join(fx.options.state, 'runc', containerId))).toBe(false);
     } finally {
-      release.open();
+      start.release();
       await starting.catch(() => undefined);
       await stopping.catch(() => undefined);
       for (const unhook of unhooks) unhook();
