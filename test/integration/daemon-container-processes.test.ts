@@ -2,7 +2,8 @@
 // with strace on real runc and conmon: StartContainer is conmon, `runc create` (and its
 // `runc init`) and `runc start`; StopContainer is one `runc kill` and one `runc delete` (the
 // wait for the exit reads conmon's exit file: no `runc state` polls); RemoveContainer of a
-// stopped container spawns nothing, and of one that exited by itself only `runc delete`.
+// stopped container spawns nothing, and of one that exited by itself only `runc delete` (needed:
+// runc's state dir is still there, and its delete removes the cgroup and kills what the init left).
 // containerd 1.6 spends 6 processes per StopContainer (3 runc kill, 2 runc delete, a shim delete).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-client.js';
 import { execName, execsPerCall, traceExecs, type CallWindow } from '../rig/exec-trace.js';
+import { findCgroupDirs, inCgroupOf, listProcesses } from '../rig/host-cleanup.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
@@ -184,6 +186,56 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
       expect(orphanStatus).toMatchObject({ state: 'CONTAINER_EXITED', reason: 'Unknown' });
       for (const id of [stubborn, orphan]) await c.runtime('RemoveContainer', { containerId: id });
       for (const id of [stubborn, orphan]) expect(existsSync(join(daemon.state, 'runc', id))).toBe(false);
+    } finally {
+      await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+      await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+    }
+  }, 120_000);
+
+  // Why RemoveContainer of a container that exited by itself spawns its `runc delete`: conmon does
+  // not delete the runtime's container, so runc's state dir is still there, and the delete is what
+  // removes the container's cgroup and, in a pod sharing its PID namespace, kills what the init
+  // left running (runc's destroy; containerd's shim does as much when the init exits). A stopped
+  // container's state dir is gone (StopContainer deleted it): its removal spawns nothing.
+  it('RemoveContainer of a container that exited by itself: one runc delete, which kills what its init left in the pod\'s PID namespace and removes its cgroup and runc state', async () => {
+    const uid = randomUUID();
+    const sharedPid = { securityContext: { namespaceOptions: { network: 0, pid: 0, ipc: 0 } } };
+    const sandboxConfig: CriMessage = {
+      metadata: { name: `procs-exit-${uid}`, uid, namespace: 'procs-exit', attempt: 0 },
+      labels: { 'io.kubernetes.pod.uid': uid },
+      linux: sharedPid,
+    };
+    const { podSandboxId } = await c.runtime('RunPodSandbox', { config: sandboxConfig }, 60_000);
+    try {
+      const marker = `sleep ${3600 + Math.floor(Math.random() * 1000)}`;
+      const { containerId } = await c.runtime('CreateContainer', {
+        podSandboxId, sandboxConfig,
+        config: { metadata: { name: `leaves-child-${uid}` }, image: { image: busybox }, command: ['sh', '-c', `${marker} & exit 3`], linux: sharedPid },
+      });
+      await c.runtime('StartContainer', { containerId }, 60_000);
+      await waitFor(async () => ((await c.runtime('ContainerStatus', { containerId })).status as CriMessage).state === 'CONTAINER_EXITED', { timeoutMs: 10_000, intervalMs: 50, what: 'container exiting by itself' });
+      const ids = new Set([containerId]);
+      const left = async () => (await listProcesses()).filter((p) => inCgroupOf(p, ids) && p.argv.join(' ') === marker);
+      expect(await left()).toHaveLength(1);
+      expect(existsSync(join(daemon.state, 'runc', containerId))).toBe(true);
+      expect(await findCgroupDirs(ids)).not.toEqual([]);
+
+      const trace = await traceExecs(daemon.pid);
+      const windows: CallWindow[] = [];
+      let execs;
+      try {
+        windows.push({ label: 'RemoveContainer (exited by itself)', start: Date.now() });
+        await c.runtime('RemoveContainer', { containerId }, 60_000);
+        await sleep(300);
+        windows.push({ label: 'end', start: Date.now() });
+      } finally {
+        execs = await trace.stop();
+      }
+      const spawned = Object.fromEntries([...execsPerCall(execs, windows)].map(([label, list]) => [label, list.map(execName).filter((n) => !WORKLOAD.has(n)).sort()]));
+      expect(await left()).toEqual([]);
+      expect(await findCgroupDirs(ids)).toEqual([]);
+      expect(existsSync(join(daemon.state, 'runc', containerId))).toBe(false);
+      expect(spawned).toEqual({ 'RemoveContainer (exited by itself)': ['runc delete'], end: [] });
     } finally {
       await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
       await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);

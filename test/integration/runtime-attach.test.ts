@@ -1,8 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessSpawns, nativeWithPipesEnabled } from '../../src/runtime/oci/process-runner.js';
+import { creatorAlive } from '../../src/runtime/recovery/creator.js';
+import { sessionOwner } from '../../src/runtime/exec/session-dir.js';
+import { processesMentioning } from '../rig/host-cleanup.js';
+import { startTmux, type TmuxSession } from '../rig/tmux.js';
 import { waitFor } from '../rig/wait.js';
 import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -183,4 +188,43 @@ describe('runtime: exec with a TTY', () => {
     expect((await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`))).toEqual([]);
     await e.removePodSandbox({ podSandboxId });
   });
+
+  it('keeps a conmon TTY exec\'s session dir while its conmon runs the process after the CLI that owned it was killed, and removes it at the first open after', async () => {
+    const e = fx.engine;
+    const pod = podConfig('ttyexec-orphan');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const sessions = join(fx.options.state, 'exec');
+    const links = async () => (await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`));
+    let cli: TmuxSession | undefined;
+    try {
+      // A CLI-embedded engine on the same root runs the session on conmon (the fallback path).
+      const env = { ISULATS_TTY_EXEC: 'conmon', ISULATS_CNI_CONF_DIR: fx.options.cniConfDir!, ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(fx.dir, 'no-daemon.sock') };
+      const args = ['--root', fx.options.root, '--state', fx.options.state, 'exec', '-it', containerId, 'sh', '-c', "'echo started; sleep 3601'"];
+      cli = await startTmux(`${process.execPath} ${join(process.cwd(), 'bin', 'isulats')} ${args.join(' ')}`, { width: 100, height: 20 }, env);
+      await cli.waitForScreen(/started/, 60_000);
+      const [name] = await readdir(sessions);
+      const session = join(sessions, name!);
+      const owner = sessionOwner(name!)!;
+      process.kill(owner.pid, 'SIGKILL');
+      await waitFor(async () => !(await creatorAlive(owner)), { timeoutMs: 10_000, intervalMs: 50, what: 'the CLI dead' });
+      // conmon went on running the process: it still names the dir (its bundle and exit dir).
+      expect(await processesMentioning(session)).not.toEqual([]);
+
+      await fx.reopen();
+      expect(existsSync(session)).toBe(true);
+      expect(await links()).toHaveLength(1);
+
+      // The process ends with the container; conmon records its exit in the dir and goes.
+      await e.stopContainer({ containerId, timeout: 0 });
+      await waitFor(async () => (await processesMentioning(session)).length === 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the exec conmon gone' });
+      await fx.reopen();
+      expect(await readdir(sessions)).toEqual([]);
+      expect(await links()).toEqual([]);
+    } finally {
+      await cli?.close();
+      await e.removePodSandbox({ podSandboxId });
+    }
+  }, 120_000);
 });

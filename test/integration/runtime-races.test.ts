@@ -3,10 +3,11 @@
 // other runs, and a wrapper around the store's lock says when a call asks for a
 // record's lock. Each test checks both what the calls answer and what is left.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StateStore, StoredObject } from '../../src/runtime/store/state-store.js';
 import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
 const MiB = 1024 * 1024;
@@ -58,6 +59,32 @@ function holdCreateAfterPodCheck(e: RuntimeFixture['engine']): { reached: Promis
   return { reached: reached.promise, release: go.open, restore: () => void Reflect.deleteProperty(images, 'resolveImage') };
 }
 
+/**
+ * Holds the engine's next StartContainer where conmon is about to run `runc create` (which reads
+ * the spec); `reached` once it is there, `release()` lets it go on.
+ */
+function holdStartAtConmon(e: RuntimeFixture['engine']): { reached: Promise<void>; release: () => void; restore: () => void } {
+  const reached = gate();
+  const go = gate();
+  const restore = e.ctx.runner.addHook(async (cmd) => {
+    if (basename(cmd) !== 'conmon') return;
+    reached.open();
+    await go.promise;
+  });
+  return { reached: reached.promise, release: go.open, restore };
+}
+
+/** Resolves once a call asks for `id`'s exclusive lock in `store`: as far as it gets while another call holds the lock. */
+function lockAsked<T extends StoredObject>(store: StateStore<T>, id: string): { asked: Promise<void>; restore: () => void } {
+  const asked = gate();
+  const withLock = store.withLock.bind(store);
+  store.withLock = ((lockId: string, fn: () => Promise<unknown>) => {
+    if (lockId === id) asked.open();
+    return withLock(lockId, fn);
+  }) as typeof store.withLock;
+  return { asked: asked.promise, restore: () => void Reflect.deleteProperty(store, 'withLock') };
+}
+
 describe('runtime: races between lifecycle calls', () => {
   let fx: RuntimeFixture;
 
@@ -74,37 +101,25 @@ describe('runtime: races between lifecycle calls', () => {
     const pod = kubeletPod('upd-start');
     const { podSandboxId } = await e.runPodSandbox({ config: pod });
     const unhooks: Array<() => void> = [];
-    const release = gate();
+    const start = holdStartAtConmon(e);
+    unhooks.push(start.restore);
     let starting: Promise<unknown> = Promise.resolve();
     try {
       const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
       const specPath = join(fx.options.root, 'containers', containerId, 'bundle', 'config.json');
       const specBefore = readFileSync(specPath, 'utf8');
-      // StartContainer is held where conmon is about to run `runc create`, which reads the spec.
-      const atConmon = gate();
-      unhooks.push(e.ctx.runner.addHook(async (cmd) => {
-        if (basename(cmd) !== 'conmon') return;
-        atConmon.open();
-        await release.promise;
-      }));
       starting = e.startContainer({ containerId });
-      await atConmon.promise;
+      await start.reached;
       // From here on, the update asking for the container's lock is the signal that it got as far as
       // it can while the start runs.
-      const asked = gate();
-      const store = e.ctx.containers;
-      const withLock = store.withLock.bind(store);
-      store.withLock = ((id: string, fn: () => Promise<unknown>) => {
-        if (id === containerId) asked.open();
-        return withLock(id, fn);
-      }) as typeof store.withLock;
-      unhooks.push(() => void Reflect.deleteProperty(store, 'withLock'));
+      const { asked, restore } = lockAsked(e.ctx.containers, containerId);
+      unhooks.push(restore);
       const updating = e.updateContainerResources({ containerId, linux: { memoryLimitInBytes: 128 * MiB, cpuPeriod: 100000, cpuQuota: 50000, cpuShares: 512, oomScoreAdj: 1000 } });
       const settled = updating.then(() => 'answered', (err: Error) => `failed: ${err.message}`);
-      expect(await Promise.race([asked.promise.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
+      expect(await Promise.race([asked.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
       // Nothing touched the spec `runc create` is about to read.
       expect(readFileSync(specPath, 'utf8')).toBe(specBefore);
-      release.open();
+      start.release();
       await starting;
       expect(await settled).toBe('answered');
       // The acknowledged update is what the running container has, in its cgroup and its status.
@@ -114,7 +129,7 @@ describe('runtime: races between lifecycle calls', () => {
       expect(status?.state).toBe('CONTAINER_RUNNING');
       expect(status?.resources?.linux?.memoryLimitInBytes).toBe(String(128 * MiB));
     } finally {
-      release.open();
+      start.release();
       await starting.catch(() => undefined);
       for (const unhook of unhooks) unhook();
       await e.removePodSandbox({ podSandboxId });
@@ -157,100 +172,173 @@ describe('runtime: races between lifecycle calls', () => {
     }
   }, 60_000);
 
-  it('RemovePodSandbox makes a CreateContainer that reaches its commit meanwhile fail with NotFound, leaving nothing', async () => {
-    const e = fx.engine;
-    const pod = kubeletPod('create-during-rm');
-    const { podSandboxId } = await e.runPodSandbox({ config: pod });
-    const hold = holdCreateAfterPodCheck(e);
-    // RemovePodSandbox is held once it has removed the containers it listed, before it removes the pod.
-    const listed = gate();
-    const goOn = gate();
-    const containers = e.container;
-    const removeAllInPod = containers.removeAllInPod.bind(containers);
-    containers.removeAllInPod = async (id: string) => {
-      await removeAllInPod(id);
-      listed.open();
-      await goOn.promise;
-    };
-    // The create asking for the pod's lock at its commit.
-    const atCommit = gate();
-    const sandboxes = e.ctx.sandboxes;
-    const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
-    sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
-      if (id === podSandboxId) atCommit.open();
-      return withSharedLock(id, fn);
-    }) as typeof sandboxes.withSharedLock;
-    let creating: Promise<unknown> = Promise.resolve();
-    let removing: Promise<unknown> = Promise.resolve();
-    try {
-      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
-      const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
-      await hold.reached;
-      removing = e.removePodSandbox({ podSandboxId });
-      await listed.promise;
-      // The create goes on to its commit while the removal is between its container list and the pod.
-      hold.release();
-      expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
-      goOn.open();
-      await removing;
-      expect(await outcome).toMatch(/^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/);
-      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
-      await expectNoContainerLeft();
-    } finally {
-      hold.release();
-      hold.restore();
-      goOn.open();
-      Reflect.deleteProperty(containers, 'removeAllInPod');
-      Reflect.deleteProperty(sandboxes, 'withSharedLock');
-      await creating.catch(() => undefined);
-      await removing.catch(() => undefined);
-      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
-    }
-  }, 60_000);
+  /**
+   * The pod calls that list the pod's containers under its lock, against a CreateContainer's commit:
+   * what each makes of the create that comes too late, and of the container committed in time.
+   */
+  const podTeardowns = [
+    {
+      call: 'RemovePodSandbox',
+      lists: 'removeAllInPod',
+      code: 'NotFound',
+      late: /^not-found: pod sandbox [0-9a-f]{64} was removed while container app was being created$/,
+      does: 'removes',
+      run: (e: RuntimeFixture['engine'], podSandboxId: string) => e.removePodSandbox({ podSandboxId }),
+      /** The pod is gone, and the container committed in time with it. */
+      after: async (e: RuntimeFixture['engine'], podSandboxId: string) => {
+        expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
+        expect((await e.listContainers({})).containers).toEqual([]);
+      },
+    },
+    {
+      call: 'StopPodSandbox',
+      lists: 'stopAllInPod',
+      code: 'FailedPrecondition',
+      // As the ready check up front answers: the pod is not ready (any more).
+      late: /^failed-precondition: pod sandbox [0-9a-f]{64} was stopped while container app was being created$/,
+      does: 'stops',
+      run: (e: RuntimeFixture['engine'], podSandboxId: string) => e.stopPodSandbox({ podSandboxId }),
+      /** The pod is NOTREADY, and no container of it is left CREATED (startable): the stop saw the one committed in time. */
+      after: async (e: RuntimeFixture['engine'], podSandboxId: string, containerId?: string) => {
+        expect((await e.podSandboxStatus({ podSandboxId })).status?.state).toBe('SANDBOX_NOTREADY');
+        if (!containerId) return;
+        expect((await e.containerStatus({ containerId })).status?.state).toBe('CONTAINER_EXITED');
+        await expect(e.startContainer({ containerId })).rejects.toThrow(/not CONTAINER_CREATED/);
+        await e.removePodSandbox({ podSandboxId });
+      },
+    },
+  ] as const;
 
-  it('RemovePodSandbox waits for a CreateContainer committing into the pod, then removes that container too', async () => {
+  for (const t of podTeardowns) {
+    it(`${t.call} makes a CreateContainer that reaches its commit meanwhile fail with ${t.code}, leaving nothing`, async () => {
+      const e = fx.engine;
+      const pod = kubeletPod(`create-during-${t.call.toLowerCase()}`);
+      const { podSandboxId } = await e.runPodSandbox({ config: pod });
+      const hold = holdCreateAfterPodCheck(e);
+      // The teardown is held once it has dealt with the containers it listed, before the pod itself.
+      const listed = gate();
+      const goOn = gate();
+      const containers = e.container;
+      const listAndAct = containers[t.lists].bind(containers);
+      containers[t.lists] = async (id: string) => {
+        await listAndAct(id);
+        listed.open();
+        await goOn.promise;
+      };
+      // The create asking for the pod's lock at its commit.
+      const atCommit = gate();
+      const sandboxes = e.ctx.sandboxes;
+      const withSharedLock = sandboxes.withSharedLock.bind(sandboxes);
+      sandboxes.withSharedLock = ((id: string, fn: () => Promise<unknown>) => {
+        if (id === podSandboxId) atCommit.open();
+        return withSharedLock(id, fn);
+      }) as typeof sandboxes.withSharedLock;
+      let creating: Promise<unknown> = Promise.resolve();
+      let tearing: Promise<unknown> = Promise.resolve();
+      try {
+        creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+        const outcome = creating.then(() => 'created', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+        await hold.reached;
+        tearing = t.run(e, podSandboxId);
+        await listed.promise;
+        // The create goes on to its commit while the teardown is between its container list and the pod.
+        hold.release();
+        expect(await Promise.race([atCommit.promise.then(() => 'at its commit'), outcome])).toBe('at its commit');
+        goOn.open();
+        await tearing;
+        expect(await outcome).toMatch(t.late);
+        await t.after(e, podSandboxId);
+        await expectNoContainerLeft();
+      } finally {
+        hold.release();
+        hold.restore();
+        goOn.open();
+        Reflect.deleteProperty(containers, t.lists);
+        Reflect.deleteProperty(sandboxes, 'withSharedLock');
+        await creating.catch(() => undefined);
+        await tearing.catch(() => undefined);
+        await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+      }
+    }, 60_000);
+
+    it(`${t.call} waits for a CreateContainer committing into the pod, then ${t.does} that container too`, async () => {
+      const e = fx.engine;
+      const pod = kubeletPod(`${t.call.toLowerCase()}-during-commit`);
+      const { podSandboxId } = await e.runPodSandbox({ config: pod });
+      // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
+      const inCommit = gate();
+      const finish = gate();
+      const snapshots = e.ctx.snapshots;
+      const persist = snapshots.persist.bind(snapshots);
+      snapshots.persist = (async (key: string) => {
+        inCommit.open();
+        await finish.promise;
+        return persist(key);
+      }) as typeof snapshots.persist;
+      // The teardown asking for the pod's lock.
+      const { asked, restore } = lockAsked(e.ctx.sandboxes, podSandboxId);
+      let creating: Promise<unknown> = Promise.resolve();
+      let tearing: Promise<unknown> = Promise.resolve();
+      try {
+        creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
+        await inCommit.promise;
+        tearing = t.run(e, podSandboxId);
+        await asked;
+        finish.open();
+        const { containerId } = (await creating) as { containerId: string };
+        expect(containerId).toMatch(/^[0-9a-f]{64}$/);
+        await tearing;
+        await t.after(e, podSandboxId, containerId);
+        await expectNoContainerLeft();
+      } finally {
+        finish.open();
+        Reflect.deleteProperty(snapshots, 'persist');
+        restore();
+        await creating.catch(() => undefined);
+        await tearing.catch(() => undefined);
+        await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+      }
+    }, 60_000);
+  }
+
+  it('StopPodSandbox waits for a StartContainer in progress, then stops the container it started: no process runs behind an EXITED record', async () => {
     const e = fx.engine;
-    const pod = kubeletPod('rm-during-commit');
+    // As kubelet asks: each container in a PID namespace of its own (so the pod has no pause whose
+    // end would take the container's processes with it).
+    const ownPid = { securityContext: { namespaceOptions: { network: 'POD' as const, pid: 'CONTAINER' as const, ipc: 'POD' as const } } };
+    const pod = { ...kubeletPod('stopp-during-start'), linux: ownPid };
     const { podSandboxId } = await e.runPodSandbox({ config: pod });
-    // The create is held inside its commit (the pod's lock held), at the rootfs's persist.
-    const inCommit = gate();
-    const finish = gate();
-    const snapshots = e.ctx.snapshots;
-    const persist = snapshots.persist.bind(snapshots);
-    snapshots.persist = (async (key: string) => {
-      inCommit.open();
-      await finish.promise;
-      return persist(key);
-    }) as typeof snapshots.persist;
-    // RemovePodSandbox asking for the pod's lock.
-    const asked = gate();
-    const sandboxes = e.ctx.sandboxes;
-    const withLock = sandboxes.withLock.bind(sandboxes);
-    sandboxes.withLock = ((id: string, fn: () => Promise<unknown>) => {
-      if (id === podSandboxId) asked.open();
-      return withLock(id, fn);
-    }) as typeof sandboxes.withLock;
-    let creating: Promise<unknown> = Promise.resolve();
-    let removing: Promise<unknown> = Promise.resolve();
+    const unhooks: Array<() => void> = [];
+    const start = holdStartAtConmon(e);
+    unhooks.push(start.restore);
+    let starting: Promise<unknown> = Promise.resolve();
+    let stopping: Promise<unknown> = Promise.resolve();
     try {
-      creating = e.createContainer({ podSandboxId, sandboxConfig: pod, config: kubeletContainer(pod, 'app', 64 * MiB) });
-      await inCommit.promise;
-      removing = e.removePodSandbox({ podSandboxId });
-      await asked.promise;
-      finish.open();
-      const { containerId } = (await creating) as { containerId: string };
-      expect(containerId).toMatch(/^[0-9a-f]{64}$/);
-      await removing;
-      expect((await e.listPodSandbox({})).items.map((p) => p.id)).not.toContain(podSandboxId);
-      expect((await e.listContainers({})).containers).toEqual([]);
-      await expectNoContainerLeft();
+      const app = kubeletContainer(pod, 'app', 64 * MiB);
+      const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { ...app, linux: { ...app.linux, ...ownPid } } });
+      starting = e.startContainer({ containerId });
+      await start.reached;
+      // The stop asking for the container's lock: as far as it can go while the start runs.
+      const { asked, restore } = lockAsked(e.ctx.containers, containerId);
+      unhooks.push(restore);
+      stopping = e.stopPodSandbox({ podSandboxId });
+      const settled = stopping.then(() => 'answered', (err: Error) => `failed: ${err.message}`);
+      expect(await Promise.race([asked.then(() => 'asked for the lock'), settled])).toBe('asked for the lock');
+      start.release();
+      await starting;
+      expect(await settled).toBe('answered');
+      const { status } = await e.containerStatus({ containerId });
+      expect(status?.state).toBe('CONTAINER_EXITED');
+      // What the record says holds: nothing runs in the container's cgroup, and runc has no container.
+      const procs = join('/sys/fs/cgroup/memory', fx.options.cgroupParent!, containerId, 'cgroup.procs');
+      expect(existsSync(procs) ? readFileSync(procs, 'utf8').trim() : '').toBe('');
+      expect(existsSync(join(fx.options.state, 'runc', containerId))).toBe(false);
     } finally {
-      finish.open();
-      Reflect.deleteProperty(snapshots, 'persist');
-      Reflect.deleteProperty(sandboxes, 'withLock');
-      await creating.catch(() => undefined);
-      await removing.catch(() => undefined);
-      await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+      start.release();
+      await starting.catch(() => undefined);
+      await stopping.catch(() => undefined);
+      for (const unhook of unhooks) unhook();
+      await e.removePodSandbox({ podSandboxId });
     }
   }, 60_000);
 });

@@ -317,20 +317,15 @@ export class ContainerService {
    * `runc kill`, the wait on conmon's exit file, `runc delete`. RemoveContainer then spawns nothing.
    */
   async stopById(id: string, timeoutSec: number): Promise<void> {
-    const record = await this.refresh(await this.ctx.containers.mustGet(id));
+    let record = await this.refresh(await this.ctx.containers.mustGet(id));
     // Being created (or abandoned midway): runc knows a container only from StartContainer, so
     // nothing runs, and the creator's commit would overwrite a state written now.
     if (record.state === 'CONTAINER_EXITED' || record.creating) return;
     if (record.state === 'CONTAINER_CREATED') {
-      // Never started: record it as exited. Only a StartContainer killed midway leaves a created
-      // init (blocked on runc's exec fifo): `runc delete --force` kills it and deletes the container.
-      if (await this.oci(record).known(id)) {
-        await this.oci(record).delete(id, true);
-        await this.waitExit(record, 5_000);
-      }
-      const exited = await this.ctx.containers.update(id, (r) => ({ ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' }));
-      await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
-      return;
+      if (!(await this.stopCreated(id))) return;
+      // A StartContainer in progress started it: stopped as any running container.
+      record = await this.refresh(await this.ctx.containers.mustGet(id));
+      if (record.state !== 'CONTAINER_RUNNING') return;
     }
     let exited = false;
     if (timeoutSec > 0) {
@@ -343,6 +338,29 @@ export class ContainerService {
     }
     await this.markStopped(id);
     await this.releaseStopped(record);
+  }
+
+  /**
+   * Records a never-started container as exited, under its lock: a StartContainer in progress
+   * holds it, so the container is either still CREATED here or RUNNING (true: the caller stops
+   * it), never started behind an EXITED record. Only a StartContainer killed midway leaves a
+   * created init (blocked on runc's exec fifo): `runc delete --force` kills it and deletes it.
+   */
+  private async stopCreated(id: string): Promise<boolean> {
+    let exited: ContainerRecord | undefined;
+    const started = await this.ctx.containers.withLock(id, async () => {
+      const r = await this.ctx.containers.get(id);
+      if (!r || r.creating || r.state !== 'CONTAINER_CREATED') return r?.state === 'CONTAINER_RUNNING';
+      if (await this.oci(r).known(id)) {
+        await this.oci(r).delete(id, true);
+        await this.waitExit(r, 5_000);
+      }
+      exited = { ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' };
+      await this.ctx.containers.putLocked(exited);
+      return false;
+    });
+    if (exited) await this.ctx.events.append({ containerId: id, podSandboxId: exited.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
+    return started;
   }
 
   /**
@@ -395,6 +413,9 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
+      // runc's state dir is gone after a StopContainer (it deleted): no process then. A container
+      // that exited by itself still has it (conmon does not delete), and the delete is what removes
+      // its cgroup, kills what its init left in a shared PID namespace and runs poststop hooks.
       if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
       await this.oci(r).release(id);
       runtimeFailpoint('rm-after-runtime-delete');

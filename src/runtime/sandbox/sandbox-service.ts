@@ -267,9 +267,11 @@ export class SandboxService {
   async stop(req: cri.StopPodSandboxRequestIn): Promise<cri.StopPodSandboxResponse> {
     const id = await this.ctx.sandboxes.resolve(req.podSandboxId ?? '').catch(() => undefined);
     if (!id) return {};
-    await this.pods.stopAllInPod(id);
-    runtimeFailpoint('stopp-after-containers');
     await this.ctx.sandboxes.withLock(id, async () => {
+      // Under the pod's lock, as RemovePodSandbox: a CreateContainer commits under it (shared) only
+      // into a READY pod, so its container is either listed and stopped here, or its commit fails.
+      await this.pods.stopAllInPod(id);
+      runtimeFailpoint('stopp-after-containers');
       const record = await this.ctx.sandboxes.get(id);
       if (!record) return;
       if (record.creating) {
