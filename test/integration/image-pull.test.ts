@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -234,6 +234,23 @@ describe('pull from a plain registry', () => {
     await svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } });
     expect((await svc.listImages({})).images).toEqual([]);
   });
+
+  it.runIf(execFileSync('stat', ['-f', '-c', '%T', '/tmp'], { encoding: 'utf8' }).trim() === 'ext2/ext3')(
+    'unpacks layers in a dir flagged for ext4 to place each apart from the root (chattr +T), in a root made before too',
+    async () => {
+      // A root an older daemon made: its unpack dir exists, unflagged.
+      const root = join(dir, 'root-made-before');
+      mkdirSync(join(root, 'snapshots', '.tmp'), { recursive: true, mode: 0o700 });
+      const flags = () => execFileSync('lsattr', ['-d', join(root, 'snapshots', '.tmp')], { encoding: 'utf8' }).split(' ')[0]!;
+      expect(flags()).not.toContain('T');
+      await pushImage(target, 'test/placed', 'v1', [await layer([{ name: 'bin/busybox', type: 'file', data: 'bb', mode: 0o755 }, ...Array.from({ length: 40 }, (_, i) => ({ name: `bin/applet-${i}`, type: 'symlink' as const, linkname: 'busybox' }))])]);
+      const svc = await ImageService.open({ root, state: join(dir, 'state-placed'), authFile: join(dir, 'auths-placed.json') });
+      await svc.pullImage({ image: { image: `${registry.host}/test/placed:v1` } });
+      expect(flags()).toContain('T');
+      const [layerDir] = (await svc.resolveImage(`${registry.host}/test/placed:v1`)).snapshotDirs;
+      expect(readlinkSync(join(layerDir!, 'bin/applet-39'))).toBe('busybox');
+    },
+  );
 
   it('shares the work of two concurrent pulls of one image', async () => {
     const layers = await Promise.all([1, 2, 3].map((i) => layer([{ name: `f${i}`, type: 'file', data: Buffer.alloc(300_000, i) }])));
