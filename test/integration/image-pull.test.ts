@@ -8,6 +8,7 @@ import { startRegistry, type Registry } from '../rig/registry.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { layer, pushBlob, pushImage, pushIndex, pushManifest, richEntries, type PushTarget } from './image-fixtures.js';
 import { execFileSync } from 'node:child_process';
+import { createHook } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { sha256Digest } from '../../src/runtime/image/digest.js';
 import { MEDIA } from '../../src/runtime/image/manifest.js';
@@ -251,6 +252,43 @@ describe('pull from a plain registry', () => {
       expect(readlinkSync(join(layerDir!, 'bin/applet-39'))).toBe('busybox');
     },
   );
+
+  it('deletes a removed layer in the background with few file system calls in flight, so the next calls do not queue behind it', async () => {
+    const entries = [
+      { name: 'bin/busybox', type: 'file' as const, data: 'bb', mode: 0o755 },
+      ...Array.from({ length: 300 }, (_, i) => ({ name: `bin/applet-${i}`, type: 'symlink' as const, linkname: 'busybox' })),
+      ...Array.from({ length: 20 }, (_, i) => ({ name: `etc/conf-${i}/file`, type: 'file' as const, data: `${i}` })),
+    ];
+    await pushImage(target, 'test/removed-layer', 'v1', [await layer(entries)]);
+    const svc = await service();
+    const ref = `${registry.host}/test/removed-layer:v1`;
+    await svc.pullImage({ image: { image: ref } });
+    const [layerDir] = (await svc.resolveImage(ref)).snapshotDirs;
+    // Thread-pool requests sent and not yet answered, at most, from RemoveImage to the layer's end.
+    let inFlight = 0;
+    let most = 0;
+    const pending = new Set<number>();
+    const hook = createHook({
+      init(id, type) {
+        if (!type.startsWith('FSREQ')) return;
+        pending.add(id);
+        most = Math.max(most, ++inFlight);
+      },
+      before(id) {
+        if (pending.delete(id)) inFlight--;
+      },
+    });
+    hook.enable();
+    try {
+      await svc.removeImage({ image: { image: ref } });
+      expect(existsSync(layerDir!)).toBe(false);
+      await svc.ctx.layers.deletionsSettled();
+    } finally {
+      hook.disable();
+    }
+    expect(readdirSync(join(dir, `root${rootN - 1}`, 'snapshots', '.tmp'))).toEqual([]);
+    expect(most).toBeLessThanOrEqual(8);
+  });
 
   it('shares the work of two concurrent pulls of one image', async () => {
     const layers = await Promise.all([1, 2, 3].map((i) => layer([{ name: `f${i}`, type: 'file', data: Buffer.alloc(300_000, i) }])));

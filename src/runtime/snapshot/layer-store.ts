@@ -16,6 +16,7 @@ import { digestHex } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { cleanTempDir } from '../store/blob-store.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
+import { deleteLater } from '../store/trash.js';
 import { joinPath } from '../store/path-join.js';
 import { markTopDirectory } from '../native.js';
 
@@ -143,10 +144,10 @@ export class LayerStore {
       }
       removeHeldLock(joinPath(this.lockDir, `${hex}.lock`));
       // Unlinking a layer's files takes longer than everything else in an image removal; nothing
-      // reads them any more, so the caller does not wait for it.
-      const deletion: Promise<void> = rm(doomed, { recursive: true, force: true })
-        .catch(() => undefined)
-        .finally(() => this.deleting.delete(deletion));
+      // reads them any more, so the caller does not wait for it. One file system call at a time (the
+      // trash's way): Node's recursive rm sends the thread pool one call per entry at once, and the
+      // next call's own reads and writes (often the pull of the image just removed) queued behind.
+      const deletion: Promise<void> = deleteLater(doomed).finally(() => this.deleting.delete(deletion));
       this.deleting.add(deletion);
     });
   }
