@@ -18,7 +18,7 @@ import { cleanTempDir } from '../store/blob-store.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
 import { deleteLater } from '../store/trash.js';
 import { joinPath } from '../store/path-join.js';
-import { markTopDirectory } from '../native.js';
+import { hasRunProcess, markTopDirectory, runProcess } from '../native.js';
 
 export interface LayerSnapshotMeta {
   chainId: string;
@@ -144,10 +144,8 @@ export class LayerStore {
       }
       removeHeldLock(joinPath(this.lockDir, `${hex}.lock`));
       // Unlinking a layer's files takes longer than everything else in an image removal; nothing
-      // reads them any more, so the caller does not wait for it. One file system call at a time (the
-      // trash's way): Node's recursive rm sends the thread pool one call per entry at once, and the
-      // next call's own reads and writes (often the pull of the image just removed) queued behind.
-      const deletion: Promise<void> = deleteLater(doomed).finally(() => this.deleting.delete(deletion));
+      // reads them any more, so the caller does not wait for it.
+      const deletion: Promise<void> = deleteSnapshotFiles(doomed).finally(() => this.deleting.delete(deletion));
       this.deleting.add(deletion);
     });
   }
@@ -156,4 +154,20 @@ export class LayerStore {
   async deletionsSettled(): Promise<void> {
     while (this.deleting.size > 0) await Promise.all([...this.deleting]);
   }
+}
+
+/**
+ * Deletes a renamed-away snapshot tree with `rm -rf`, started from the addon's spawn thread: the
+ * daemon then does no work per file (a layer has hundreds to tens of thousands, each ~60 µs of
+ * event loop through Node's fs), and sends the thread pool nothing. Node's recursive rm sent it one
+ * call per entry at once, and the next calls' own reads and writes (often the pull of the image just
+ * removed) queued behind them. Without the addon, or when rm fails: the trash's way, one call at a time.
+ */
+async function deleteSnapshotFiles(path: string): Promise<void> {
+  if (hasRunProcess()) {
+    const env = [`PATH=${process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin'}`, 'LC_ALL=C'];
+    const out = await runProcess('rm', ['rm', '-rf', '--one-file-system', '--', path], env, null, null, -1, 4096).catch(() => undefined);
+    if (out && out.errno === 0 && out.exitCode === 0) return;
+  }
+  await deleteLater(path);
 }
