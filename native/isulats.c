@@ -1,5 +1,5 @@
 // isulats native addon: the few syscalls Node.js 20 lacks (flock, mknod,
-// l*xattr, mount, umount2, execve, and SO_PEERCRED on a unix socket). Each binding is a thin, synchronous wrapper that
+// l*xattr, inode flags, mount, umount2, execve, and SO_PEERCRED on a unix socket). Each binding is a thin, synchronous wrapper that
 // throws an Error carrying `code` (e.g. "EPERM") and `errno`, like Node's fs.
 // Two bindings are asynchronous: runProcess, run-to-completion child processes started by
 // posix_spawn from a thread of their own (see the comment above js_run_process), and
@@ -226,6 +226,49 @@ static napi_value js_lgetxattr(napi_env env, napi_callback_info info) {
 out:
   free(path);
   free(name);
+  return result;
+}
+
+// The inode flag ioctls and chattr's +T (FS_TOPDIR_FL), spelled out: <linux/fs.h> clashes with
+// <sys/mount.h> under glibc 2.36.
+#define ISULATS_FS_IOC_GETFLAGS _IOR('f', 1, long)
+#define ISULATS_FS_IOC_SETFLAGS _IOW('f', 2, long)
+#define ISULATS_FS_TOPDIR_FL 0x00020000
+
+// markTopDirectory(path) -> true once the directory carries the "top of directory hierarchies"
+// flag (chattr +T), false when its file system keeps no such flag (tmpfs, xfs, overlay...).
+// ext4's Orlov allocator then places each new subdirectory in a block group of its own choosing
+// instead of the parent's.
+static napi_value js_mark_top_directory(napi_env env, napi_callback_info info) {
+  napi_value argv[MAX_ARGS];
+  if (!get_args(env, info, 1, argv)) return throw_errno(env, "markTopDirectory", NULL, EINVAL);
+  int ok;
+  char *path = get_string(env, argv[0], &ok);
+  if (!path) return throw_errno(env, "markTopDirectory", NULL, EINVAL);
+  napi_value result = NULL;
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    result = throw_errno(env, "open", path, errno);
+    free(path);
+    return result;
+  }
+  int flags = 0; // the kernel reads and writes an int, whatever the ioctl's declared type
+  int err = 0;
+  if (ioctl(fd, ISULATS_FS_IOC_GETFLAGS, &flags) < 0) {
+    err = errno;
+  } else if (!(flags & ISULATS_FS_TOPDIR_FL)) {
+    flags |= ISULATS_FS_TOPDIR_FL;
+    if (ioctl(fd, ISULATS_FS_IOC_SETFLAGS, &flags) < 0) err = errno;
+  }
+  close(fd);
+  if (err == 0) {
+    result = make_bool(env, 1);
+  } else if (err == ENOTTY || err == EOPNOTSUPP || err == EINVAL || err == ENOSYS) {
+    result = make_bool(env, 0);
+  } else {
+    result = throw_errno(env, "ioctl FS_IOC_SETFLAGS", path, err);
+  }
+  free(path);
   return result;
 }
 
@@ -1203,6 +1246,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"lsetxattr", NULL, js_lsetxattr, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lgetxattr", NULL, js_lgetxattr, NULL, NULL, NULL, napi_enumerable, NULL},
       {"llistxattr", NULL, js_llistxattr, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"markTopDirectory", NULL, js_mark_top_directory, NULL, NULL, NULL, napi_enumerable, NULL},
       {"mount", NULL, js_mount, NULL, NULL, NULL, napi_enumerable, NULL},
       {"umount2", NULL, js_umount2, NULL, NULL, NULL, napi_enumerable, NULL},
       {"peercred", NULL, js_peercred, NULL, NULL, NULL, napi_enumerable, NULL},

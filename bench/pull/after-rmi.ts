@@ -6,6 +6,9 @@
 //   bare       RemoveImage (untimed), then PullImage, no pod before it (the whole client process
 //              timed from outside: its start-up included, for both)
 //   bare cpu   the runtime's own CPU time (user + system) over that PullImage
+//   rmi + bare cpu, children too   the same over RemoveImage and PullImage, with its reaped children's
+//              (the removal's work, wherever and whenever each runtime does it; containerd's shims
+//              are not its children and take no part here)
 // Usage: node bench/pull/run-after-rmi.mjs [ROUNDS]   (BENCH_DAEMON_NODE_ARGS passes Node flags,
 // e.g. --cpu-prof --cpu-prof-dir=/tmp/x; BENCH_STRACE=FILE straces each runtime over the last
 // round; BENCH_BASE_BIN=<other checkout>/bin/isulats adds that build's daemon as "isulats-before";
@@ -58,12 +61,17 @@ runBenchWithRig(async (rig) => {
           '-log-root', logRoot, '-image', images.busybox], { endpoint: t.endpoint });
         add(`lifecycle, calls ${process.env.BENCH_GAP} apart|${t.name}`, pullMs(gapped));
       }
+      const cpuBeforeRmi = await cpuMs(t.pid);
       await run(goToolPath('go-cri-client'), ['-endpoint', t.endpoint, 'remove-image', '-image', images.busybox]);
       const cpu0 = await cpuMs(t.pid);
       const t0 = process.hrtime.bigint();
       await goClient(['pull', '-image', images.busybox], { endpoint: t.endpoint });
       add(`bare|${t.name}`, Number(process.hrtime.bigint() - t0) / 1e6);
-      add(`bare cpu|${t.name}`, (await cpuMs(t.pid)).self - cpu0.self);
+      const cpu1 = await cpuMs(t.pid);
+      add(`bare cpu|${t.name}`, cpu1.self - cpu0.self);
+      // What each spends on the removal too, wherever it does it (containerd inside RemoveImage, isulats
+      // partly after it and in an rm child), over the pair.
+      add(`rmi + bare cpu, children too|${t.name}`, cpu1.self + cpu1.children - cpuBeforeRmi.self - cpuBeforeRmi.children);
       trace?.kill('SIGINT');
     }
   }
@@ -71,7 +79,7 @@ runBenchWithRig(async (rig) => {
   const ours = targets.filter((t) => t.name !== 'containerd').map((t) => t.name);
   console.log(`| shape | containerd 1.6 | ${ours.join(' | ')} | ${ours.map((n) => `${n} / containerd`).join(' | ')} |`);
   console.log(`| --- | --- | ${ours.map(() => '--- | ---').join(' | ')} |`);
-  for (const shape of ['lifecycle', ...(process.env.BENCH_GAP ? [`lifecycle, calls ${process.env.BENCH_GAP} apart`] : []), 'bare', 'bare cpu']) {
+  for (const shape of ['lifecycle', ...(process.env.BENCH_GAP ? [`lifecycle, calls ${process.env.BENCH_GAP} apart`] : []), 'bare', 'bare cpu', 'rmi + bare cpu, children too']) {
     const b = median(times.get(`${shape}|containerd`) ?? []);
     const a = ours.map((n) => median(times.get(`${shape}|${n}`) ?? []));
     if (!times.has(`${shape}|containerd`)) continue;

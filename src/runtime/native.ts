@@ -15,6 +15,7 @@ interface NativeBinding {
   lsetxattr(path: string, name: string, value: Buffer): void;
   lgetxattr(path: string, name: string): Buffer | null;
   llistxattr(path: string): string[];
+  markTopDirectory?(path: string): boolean;
   mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void;
   umount2(target: string, flags: number): void;
   peercred(fd: number): PeerCredentials;
@@ -149,6 +150,15 @@ export function lgetxattr(path: string, name: string): Buffer | null {
 
 export function llistxattr(path: string): string[] {
   return load().llistxattr(path);
+}
+
+/**
+ * Flags a directory as the top of unrelated directory trees (chattr +T): ext4 then places each new
+ * subdirectory (and so the files made in it) in a block group it picks among the emptier ones,
+ * instead of the parent's. False when the file system (or an addon built before) keeps no such flag.
+ */
+export function markTopDirectory(path: string): boolean {
+  return load().markTopDirectory?.(path) ?? false;
 }
 
 export function mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void {

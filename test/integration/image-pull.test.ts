@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { startRegistry, type Registry } from '../rig/registry.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { layer, pushBlob, pushImage, pushIndex, pushManifest, richEntries, type PushTarget } from './image-fixtures.js';
 import { execFileSync } from 'node:child_process';
+import { createHook } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { sha256Digest } from '../../src/runtime/image/digest.js';
 import { MEDIA } from '../../src/runtime/image/manifest.js';
@@ -233,6 +234,65 @@ describe('pull from a plain registry', () => {
     inUse = false;
     await svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } });
     expect((await svc.listImages({})).images).toEqual([]);
+  });
+
+  it.runIf(execFileSync('stat', ['-f', '-c', '%T', '/tmp'], { encoding: 'utf8' }).trim() === 'ext2/ext3')(
+    'unpacks layers in a dir flagged for ext4 to place each apart from the root (chattr +T), in a root made before too',
+    async () => {
+      // A root an older daemon made: its unpack dir exists, unflagged.
+      const root = join(dir, 'root-made-before');
+      mkdirSync(join(root, 'snapshots', '.tmp'), { recursive: true, mode: 0o700 });
+      const flags = () => execFileSync('lsattr', ['-d', join(root, 'snapshots', '.tmp')], { encoding: 'utf8' }).split(' ')[0]!;
+      expect(flags()).not.toContain('T');
+      await pushImage(target, 'test/placed', 'v1', [await layer([{ name: 'bin/busybox', type: 'file', data: 'bb', mode: 0o755 }, ...Array.from({ length: 40 }, (_, i) => ({ name: `bin/applet-${i}`, type: 'symlink' as const, linkname: 'busybox' }))])]);
+      const svc = await ImageService.open({ root, state: join(dir, 'state-placed'), authFile: join(dir, 'auths-placed.json') });
+      await svc.pullImage({ image: { image: `${registry.host}/test/placed:v1` } });
+      expect(flags()).toContain('T');
+      const [layerDir] = (await svc.resolveImage(`${registry.host}/test/placed:v1`)).snapshotDirs;
+      expect(readlinkSync(join(layerDir!, 'bin/applet-39'))).toBe('busybox');
+    },
+  );
+
+  it('deletes a removed layer in the background with no file system call per entry from the daemon, none queued behind another', async () => {
+    const entries = [
+      { name: 'bin/busybox', type: 'file' as const, data: 'bb', mode: 0o755 },
+      ...Array.from({ length: 300 }, (_, i) => ({ name: `bin/applet-${i}`, type: 'symlink' as const, linkname: 'busybox' })),
+      ...Array.from({ length: 20 }, (_, i) => ({ name: `etc/conf-${i}/file`, type: 'file' as const, data: `${i}` })),
+    ];
+    await pushImage(target, 'test/removed-layer', 'v1', [await layer(entries)]);
+    const svc = await service();
+    const ref = `${registry.host}/test/removed-layer:v1`;
+    await svc.pullImage({ image: { image: ref } });
+    const [layerDir] = (await svc.resolveImage(ref)).snapshotDirs;
+    // Thread-pool requests from RemoveImage to the layer's end: all of them, and the most sent and
+    // not yet answered at once.
+    let requests = 0;
+    let inFlight = 0;
+    let most = 0;
+    const pending = new Set<number>();
+    const hook = createHook({
+      init(id, type) {
+        if (!type.startsWith('FSREQ')) return;
+        requests++;
+        pending.add(id);
+        most = Math.max(most, ++inFlight);
+      },
+      before(id) {
+        if (pending.delete(id)) inFlight--;
+      },
+    });
+    hook.enable();
+    try {
+      await svc.removeImage({ image: { image: ref } });
+      expect(existsSync(layerDir!)).toBe(false);
+      await svc.ctx.layers.deletionsSettled();
+    } finally {
+      hook.disable();
+    }
+    expect(readdirSync(join(dir, `root${rootN - 1}`, 'snapshots', '.tmp'))).toEqual([]);
+    // The layer has 343 entries: RemoveImage's own work (records, gc's listings) is far fewer.
+    expect(requests).toBeLessThan(100);
+    expect(most).toBeLessThanOrEqual(8);
   });
 
   it('shares the work of two concurrent pulls of one image', async () => {

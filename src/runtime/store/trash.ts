@@ -23,10 +23,13 @@ let queued = 0;
  * Deletes `path` (a file, link or tree) in the background, after what is already queued. Without a
  * rename first: for what nobody looks up by its name any more, and what recovery removes when a
  * process dies before it is done (as for monitor links and exit files of removed containers).
+ * Resolves once it is deleted (or could not be); never rejects.
  */
-export function deleteLater(path: string): void {
+export function deleteLater(path: string): Promise<void> {
   queued++;
-  queue = queue.then(() => removeTree(path).catch(() => undefined)).finally(() => void queued--);
+  const deleted = queue.then(() => removeTree(path).catch(() => undefined)).finally(() => void queued--);
+  queue = deleted;
+  return deleted;
 }
 
 /**
@@ -41,7 +44,16 @@ async function removeTree(path: string): Promise<void> {
     await unlink(path).catch(() => undefined);
     return;
   }
-  for (const name of await readdir(path).catch(() => [] as string[])) await removeTree(joinPath(path, name));
+  await removeDirectory(path);
+}
+
+/** A directory's entries, then itself; entry types come with the listing (no lstat each). */
+async function removeDirectory(path: string): Promise<void> {
+  for (const entry of await readdir(path, { withFileTypes: true }).catch(() => [])) {
+    const child = joinPath(path, entry.name);
+    if (entry.isDirectory()) await removeDirectory(child);
+    else await unlink(child).catch(() => undefined);
+  }
   await rmdir(path).catch(() => undefined);
 }
 
