@@ -7,6 +7,7 @@
 // read the order and the gaps, not the totals.
 // Usage: node bench/streams/run-trace.mjs [ROUNDS] [TARGETS]   (default 3 and isulats,containerd;
 //        needs root, strace and the Go client; ISULATS_TTY_EXEC=conmon traces the conmon path;
+//        BENCH_TRACE_CALLS=accept4,read,writev,... replaces the runtime's traced calls;
 //        BENCH_TRACER=perf uses `perf trace -a` instead: far less slow-down, no client reads, and
 //        every process of the host in the window, so read it by pid)
 import { spawn } from 'node:child_process';
@@ -20,7 +21,8 @@ import { runBenchWithRig } from '../bench-rig.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const wanted = (process.argv[3] ?? 'isulats,containerd').split(',');
-const RUNTIME_EVENTS = /^(execve|exit_group|connect|accept4|wait4|clone\(|clone3|sendmsg|recvmsg|\+\+\+ exited)/;
+const RUNTIME_CALLS = process.env.BENCH_TRACE_CALLS ?? 'execve,clone,clone3,exit_group,wait4,connect,accept4,sendmsg,recvmsg';
+const RUNTIME_EVENTS = new RegExp(`^(${RUNTIME_CALLS.split(',').join('|')})\\(|^\\+\\+\\+ exited`);
 const CLIENT_EVENTS = /^(connect|exit_group|\+\+\+ exited)|^read\(\d+, ".*(Status|status|hi)/;
 
 interface Target { name: string; endpoint: string; id: string; pids: () => Promise<number[]> }
@@ -81,7 +83,7 @@ runBenchWithRig(async (rig) => {
       const file = join(rig.dir, `strace-${t.name}-${i}.txt`);
       const clientFile = join(rig.dir, `strace-client-${t.name}-${i}.txt`);
       const attach = (await t.pids()).flatMap((p) => ['-p', String(p)]);
-      const tracer = spawn('strace', ['-f', '-qq', '-tt', '-s', '48', '-e', 'trace=execve,clone,clone3,exit_group,wait4,connect,accept4,sendmsg,recvmsg', '-o', file, ...attach], { stdio: 'ignore' });
+      const tracer = spawn('strace', ['-f', '-qq', '-tt', '-s', '48', '-e', `trace=${RUNTIME_CALLS}`, '-o', file, ...attach], { stdio: 'ignore' });
       await sleep(500);
       const t0 = Date.now();
       const out = await runGoCriClient('strace', ['-f', '-qq', '-tt', '-s', '48', '-e', 'trace=connect,read,exit_group', '-o', clientFile,
