@@ -171,6 +171,15 @@ describe('StreamingServer', () => {
     expect(out.text()).toBe('ran');
   });
 
+  it('runs nothing of a TTY exec given up before its start, as when the server closes right after handing its URL out', async () => {
+    earlySessions.length = 0;
+    const other = await StreamingServer.start({ runtime, port: 0 });
+    other.getExec({ containerId: 'c1', cmd: ['early'], stdout: true, tty: true });
+    await other.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(earlySessions).toEqual([]);
+  });
+
   for (const transport of ['spdy', 'websocket'] as const) {
     it(`sends a TTY exec's output and exit status over ${transport} once the runtime reports the exit, while its cleanup still runs`, async () => {
       cleanups.length = 0;
@@ -207,6 +216,7 @@ describe('StreamingServer', () => {
     earlySessions.length = 0;
     exec(['early'], { tty: true });
     const misused = exec(['early'], { tty: true }).replace('/exec/', '/attach/');
+    await waitFor(() => earlySessions.length === 2); // both started (as with a client in another process)
     await expect(runRemoteCommand(misused, { transport: 'spdy', stdout: sink().stream, tty: true })).rejects.toThrow();
     await waitFor(() => earlySessions.every((e) => !!e.opened) && earlySessions.length === 2);
     expect(earlySessions.map((e) => e.opened)).toEqual(['never', 'never']);

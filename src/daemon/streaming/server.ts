@@ -11,6 +11,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type * as cri from '../../api/cri.js';
+// status.js, not the index: this runs at GetExec, before any stream (the SPDY code loads with the first).
+import { failureStatus } from '../../protocols/remotecommand/status.js';
 import { runCommand } from './command-session.js';
 import { EarlySession } from './early-session.js';
 import type { Sessions } from './sessions.js';
@@ -109,7 +111,9 @@ export class StreamingServer {
    * this thread) waits until the Exec answer is out, so the client is not kept waiting for it.
    */
   private prestart(request: Extract<StreamRequest, { kind: 'exec' }>): EarlySession {
-    const early = new EarlySession(!!request.req.tty, (io) => afterAnswer().then(() => runCommand(this.opts.runtime, request, io)));
+    const early: EarlySession = new EarlySession(!!request.req.tty, (io) => afterAnswer().then(() => (early.abandoned
+      ? failureStatus('the session was given up before it started') // e.g. the server closed meanwhile: nothing runs
+      : runCommand(this.opts.runtime, request, io))));
     this.prestarted.add(early);
     const timer = setTimeout(() => early.abandon('the streaming URL was not used in time'), this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS);
     timer.unref();
