@@ -239,6 +239,9 @@ export async function execWithConsole(o: ConsoleExecOptions): Promise<number> {
     if (!exit?.startsWith('exit ')) throw internal(`exec failed: ${exit?.replace(/^error /, '') ?? 'ttyexec ended before the process'}`);
     // The process is gone; what it wrote is in the terminal. Forward it, then stop.
     await wired.quiet();
+    // Nothing more goes to the client's streams: they end with the status (a background child's
+    // later output is dropped; closing the master hangs it up).
+    term.destroy();
     const code = Number.parseInt(exit.slice(5), 10);
     if (o.io.exited) {
       o.io.exited(code);
