@@ -1,12 +1,12 @@
-import { readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamIO } from '../../src/client/backend.js';
 import { childProcessSpawns, nativeWithPipesEnabled } from '../../src/runtime/oci/process-runner.js';
 import { waitFor } from '../rig/wait.js';
 import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+import { readdirSync } from 'node:fs';
+import type { StreamIO } from '../../src/client/backend.js';
 
 function collect(stream: PassThrough): () => string {
   const parts: Buffer[] = [];
