@@ -77,6 +77,13 @@ export interface StreamIO {
    * TTY exec then hangs up its terminal, as a dropped ssh session does.
    */
   gone?: Promise<void>;
+  /**
+   * Set by the session that reports an exec's exit code (the streaming server's): the runtime calls
+   * it as soon as the code is known and all of the process's output went to the streams above,
+   * before its own cleanup (session files, sockets), so the client hears the exit without waiting
+   * for that cleanup. The runtime's promise still settles only after it.
+   */
+  exited?: (code: number) => void;
 }
 
 export type BackendKind = 'remote' | 'embedded';

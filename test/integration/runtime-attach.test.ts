@@ -10,6 +10,8 @@ import { processesMentioning } from '../rig/host-cleanup.js';
 import { startTmux, type TmuxSession } from '../rig/tmux.js';
 import { waitFor } from '../rig/wait.js';
 import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+import { readdirSync } from 'node:fs';
+import type { StreamIO } from '../../src/client/backend.js';
 
 function collect(stream: PassThrough): () => string {
   const parts: Buffer[] = [];
@@ -166,6 +168,54 @@ describe('runtime: exec with a TTY', () => {
     expect(await readdir(join(fx.options.state, 'exec'))).toEqual([]);
     // The link to the exec session (<state>/sk/<id12>-<session>) went with the session.
     expect((await readdir(join(fx.options.state, 'sk'))).filter((n) => n.startsWith(`${containerId.slice(0, 12)}-`))).toEqual([]);
+    await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('writes the process spec while the client still opens its streams, and runs the command only once they are open', async () => {
+    const e = fx.engine;
+    const pod = podConfig('ttyexec-early');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const stdout = new PassThrough();
+    const out = collect(stdout);
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    // As the streaming server starts a session with its URL: the streams come later.
+    const io: StreamIO = { tty: true, opened };
+    const done = e.streamInProcess('exec', { containerId, cmd: ['sh', '-c', 'echo ran'], stdout: true, tty: true }, io);
+    const sessions = join(fx.options.state, 'exec');
+    const specs = async () => (await Promise.all((await readdir(sessions)).map((d) => readdir(join(sessions, d)).catch(() => [])))).flat();
+    await waitFor(async () => (await specs()).includes('process.json'), { timeoutMs: 10_000, what: 'the process spec written before the streams open' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await specs()).not.toContain('pid'); // nothing ran yet
+    io.stdout = stdout;
+    open();
+    expect(await done).toBe(0);
+    expect(out()).toBe('ran\r\n');
+    await e.removePodSandbox({ podSandboxId });
+  });
+
+  it('reports the exit code with all the output forwarded, before the session is cleaned up, and settles once it is', async () => {
+    const e = fx.engine;
+    const pod = podConfig('ttyexec-exited');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'idle' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const stdout = new PassThrough();
+    const out = collect(stdout);
+    const sessions = join(fx.options.state, 'exec');
+    let atExit: { code: number; output: string; sessions: string[] } | undefined;
+    const io = {
+      stdout,
+      tty: true,
+      exited: (code: number) => { atExit = { code, output: out(), sessions: readdirSync(sessions) }; },
+    };
+    const done = e.streamInProcess('exec', { containerId, cmd: ['sh', '-c', 'echo last words; exit 6'], stdout: true, tty: true }, io);
+    expect(await done).toBe(6);
+    expect(atExit).toMatchObject({ code: 6, output: 'last words\r\n' });
+    expect(atExit!.sessions).toHaveLength(1); // reported before the cleanup
+    expect(await readdir(sessions)).toEqual([]); // settled after it
     await e.removePodSandbox({ podSandboxId });
   });
 

@@ -13,6 +13,9 @@ import { TokenCache } from '../../src/daemon/streaming/token-cache.js';
 import type { StreamingRuntime } from '../../src/daemon/streaming/types.js';
 import { decodeChannelMessage, encodeChannelMessage } from '../../src/protocols/k8s-channel/index.js';
 
+/** Ends the cleanup of each `exit-then-cleanup` session. */
+const cleanups: Array<() => void> = [];
+
 /** Sessions of the `early` command, as the runtime got them. */
 const earlySessions: { io: StreamIO; streamsAtStart: boolean; opened?: 'yes' | 'never' }[] = [];
 
@@ -28,6 +31,13 @@ async function fakeExec(cmd: string[], io: StreamIO): Promise<number> {
   }
   // A runtime touches no stream before they are all open (StreamIO.opened).
   await io.opened;
+  if (what === 'exit-then-cleanup') {
+    // The exit is known and the output written; the cleanup after it takes until the test ends it.
+    io.stdout?.write('last words');
+    io.exited?.(Number(a));
+    await new Promise<void>((resolve) => cleanups.push(resolve));
+    return Number(a);
+  }
   if (what === 'fail') throw new Error('boom: no such container');
   if (what === 'print') {
     io.stdout?.write(a ?? '');
@@ -146,10 +156,48 @@ describe('StreamingServer', () => {
     connection.destroy();
   });
 
+  it('starts a TTY exec only after the turn that answers Exec and the next, when the answer has gone out whole', async () => {
+    earlySessions.length = 0;
+    const turn = () => new Promise((r) => setImmediate(r));
+    const url = exec(['early'], { tty: true });
+    await Promise.resolve();
+    expect(earlySessions).toHaveLength(0); // the answer's message is written in this turn
+    await turn();
+    expect(earlySessions).toHaveLength(0); // and its trailers from that write's callback, in the next
+    await waitFor(() => earlySessions.length > 0);
+    expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, undefined]]);
+    const out = sink();
+    expect((await runRemoteCommand(url, { transport: 'spdy', stdout: out.stream, tty: true })).exitCode).toBe(0);
+    expect(out.text()).toBe('ran');
+  });
+
+  it('runs nothing of a TTY exec given up before its start, as when the server closes right after handing its URL out', async () => {
+    earlySessions.length = 0;
+    const other = await StreamingServer.start({ runtime, port: 0 });
+    other.getExec({ containerId: 'c1', cmd: ['early'], stdout: true, tty: true });
+    await other.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(earlySessions).toEqual([]);
+  });
+
+  for (const transport of ['spdy', 'websocket'] as const) {
+    it(`sends a TTY exec's output and exit status over ${transport} once the runtime reports the exit, while its cleanup still runs`, async () => {
+      cleanups.length = 0;
+      const out = sink();
+      const done = runRemoteCommand(exec(['exit-then-cleanup', '6'], { tty: true }), { transport, stdout: out.stream, tty: true });
+      const result = await Promise.race([done, new Promise((r) => setTimeout(() => r('still waiting for the cleanup'), 3_000))]);
+      for (const end of cleanups) end();
+      expect(result).toEqual({ exitCode: 6, transport });
+      expect(out.text()).toBe('last words');
+    });
+  }
+
   it('hands the WebSocket channels to a TTY exec started with its URL', async () => {
     earlySessions.length = 0;
     const out = sink();
-    expect((await runRemoteCommand(exec(['early'], { tty: true }), { transport: 'websocket', stdout: out.stream, tty: true })).exitCode).toBe(0);
+    const url = exec(['early'], { tty: true });
+    await waitFor(() => earlySessions.length > 0); // started before the client comes, as with a client in another process
+    expect((await runRemoteCommand(url, { transport: 'websocket', stdout: out.stream, tty: true })).exitCode).toBe(0);
     expect(out.text()).toBe('ran');
     expect(earlySessions.map((e) => [e.streamsAtStart, e.opened])).toEqual([[false, 'yes']]);
   });
@@ -168,6 +216,7 @@ describe('StreamingServer', () => {
     earlySessions.length = 0;
     exec(['early'], { tty: true });
     const misused = exec(['early'], { tty: true }).replace('/exec/', '/attach/');
+    await waitFor(() => earlySessions.length === 2); // both started (as with a client in another process)
     await expect(runRemoteCommand(misused, { transport: 'spdy', stdout: sink().stream, tty: true })).rejects.toThrow();
     await waitFor(() => earlySessions.every((e) => !!e.opened) && earlySessions.length === 2);
     expect(earlySessions.map((e) => e.opened)).toEqual(['never', 'never']);

@@ -16,7 +16,11 @@ export async function runCommand(runtime: StreamingRuntime, request: CommandRequ
       await runtime.attach(request.req, io);
       return successStatus();
     }
-    const code = await runtime.exec(request.req, io);
+    // The exit code as soon as the runtime reports it (io.exited), its cleanup still running.
+    const code = await new Promise<number>((resolve, reject) => {
+      io.exited = resolve;
+      runtime.exec(request.req, io).then(resolve, reject);
+    });
     return code === 0 ? successStatus() : exitCodeStatus(code);
   } catch (err) {
     return failureStatus(err instanceof Error ? err.message : String(err));

@@ -30,6 +30,10 @@ export class EarlySession {
     return this.state === 'pending';
   }
 
+  get abandoned(): boolean {
+    return this.state === 'abandoned';
+  }
+
   /** The client's streams are open: the session goes on with them (once; later calls get the same outcome). */
   open(streams: SessionStreams): Promise<K8sStatus> {
     if (this.state === 'pending') {

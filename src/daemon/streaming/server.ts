@@ -11,6 +11,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type * as cri from '../../api/cri.js';
+// status.js, not the index: this runs at GetExec, before any stream (the SPDY code loads with the first).
+import { failureStatus } from '../../protocols/remotecommand/status.js';
 import { runCommand } from './command-session.js';
 import { EarlySession } from './early-session.js';
 import type { Sessions } from './sessions.js';
@@ -76,7 +78,7 @@ export class StreamingServer {
   getExec(req: cri.ExecRequestIn): cri.ExecResponse {
     const request: StreamRequest = { kind: 'exec', req };
     const url = this.issue(request);
-    // A TTY exec starts now: its conmon boots while the client comes (see EarlySession).
+    // A TTY exec starts once this answer is out: its monitor boots while the client comes (see EarlySession).
     if (req.tty && this.prestarted.size < MAX_PRESTARTED) request.early = this.prestart(request);
     return { url };
   }
@@ -103,9 +105,15 @@ export class StreamingServer {
     return `${this.baseUrl}/${request.kind}/${this.cache.insert(request)}`;
   }
 
-  /** Starts an exec session whose URL was just handed out; abandoned unless opened within the token's life. */
+  /**
+   * Starts an exec session whose URL was just handed out; abandoned unless opened within the token's
+   * life. Its start (the session's files and console socket, the monitor's spawn: milliseconds of
+   * this thread) waits until the Exec answer is out, so the client is not kept waiting for it.
+   */
   private prestart(request: Extract<StreamRequest, { kind: 'exec' }>): EarlySession {
-    const early = new EarlySession(!!request.req.tty, (io) => runCommand(this.opts.runtime, request, io));
+    const early: EarlySession = new EarlySession(!!request.req.tty, (io) => afterAnswer().then(() => (early.abandoned
+      ? failureStatus('the session was given up before it started') // e.g. the server closed meanwhile: nothing runs
+      : runCommand(this.opts.runtime, request, io))));
     this.prestarted.add(early);
     const timer = setTimeout(() => early.abandon('the streaming URL was not used in time'), this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS);
     timer.unref();
@@ -142,6 +150,15 @@ export class StreamingServer {
       } else sessions.serve(req, socket, head, request, url);
     }));
   }
+}
+
+/**
+ * Resolves once a unary answer given now has gone out whole: grpc-js writes the message, and its
+ * trailers (which end the call for the client) only from that write's callback, one turn of the
+ * event loop later; each turn's writes go out before its immediates run.
+ */
+function afterAnswer(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /** TTY exec sessions started with their URLs and not yet opened: more wait for their clients to start. */

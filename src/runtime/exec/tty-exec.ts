@@ -219,9 +219,10 @@ export async function execWithConsole(o: ConsoleExecOptions): Promise<number> {
     const helper = pipes[0]!;
     // Lines from the helper: `pid N`, `error TEXT`, `exit CODE`.
     const lines = new LineQueue(helper);
-    // The helper is up and waits; the command runs only once the client's streams are open.
-    await o.io.opened;
+    // The spec is written while the client still opens its streams (not on its path once they
+    // are); the helper runs the command only once they are open.
     writeFileSync(specFile, JSON.stringify({ ...o.process, terminal: true }));
+    await o.io.opened;
     helper.write('g');
     const started = await lines.next(timeout);
     if (!started?.startsWith('pid ')) throw internal(`exec failed: ${started?.replace(/^error /, '') ?? `runc exec did not start within ${timeout} ms`}`);
@@ -238,7 +239,17 @@ export async function execWithConsole(o: ConsoleExecOptions): Promise<number> {
     if (!exit?.startsWith('exit ')) throw internal(`exec failed: ${exit?.replace(/^error /, '') ?? 'ttyexec ended before the process'}`);
     // The process is gone; what it wrote is in the terminal. Forward it, then stop.
     await wired.quiet();
-    return Number.parseInt(exit.slice(5), 10);
+    // Nothing more goes to the client's streams: they end with the status (a background child's
+    // later output is dropped; closing the master hangs it up).
+    term.destroy();
+    const code = Number.parseInt(exit.slice(5), 10);
+    if (o.io.exited) {
+      o.io.exited(code);
+      // The cleanup below (a directory removal costs milliseconds on a busy disk) waits until the
+      // status is on its way: the session writes it in the microtasks and ticks that follow.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return code;
   } finally {
     term?.destroy();
     closeConsole?.();
