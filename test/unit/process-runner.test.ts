@@ -5,7 +5,7 @@ import { chmod, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRunProcess, hasSpawnDetached, hasSpawnWithPipes } from '../../src/runtime/native.js';
+import { hasRunProcess, hasSpawnDetached, hasSpawnWithPipes, spawnStats } from '../../src/runtime/native.js';
 import { childProcessSpawns, nativeDetachedEnabled, nativeSpawnEnabled, nativeWithPipesEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
@@ -196,7 +196,9 @@ describe.each([
     expect(await zombies()).toEqual([]);
   }, 120_000);
 
-  it(path === 'native' ? 'waits on a thread of its own, not on the event loop' : 'waits on the event loop', async () => {
+  it(path === 'native' ? 'waits on worker threads of its own, not on the event loop' : 'waits on the event loop', async () => {
+    // Idle spawn workers from earlier tests first exit, so that every worker counted below is new.
+    await idleWorkersGone();
     const before = await threads();
     const runs = Promise.all(Array.from({ length: 5 }, () => runner.run({ cmd: 'sleep', args: ['1'] })));
     await new Promise((r) => setTimeout(r, 200));
@@ -204,15 +206,46 @@ describe.each([
     await runs;
     if (path === 'native') expect(during - before).toBeGreaterThanOrEqual(5);
     else expect(during - before).toBeLessThan(5);
-    // Detached threads exit with their run (a moment after handing over the result).
-    let after = await threads();
-    for (let i = 0; i < 40 && after > before; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      after = await threads();
-    }
-    expect(after).toBeLessThanOrEqual(before);
+    // Idle workers exit a while after their last job.
+    await idleWorkersGone();
+    expect(await threads()).toBeLessThanOrEqual(before);
   }, 30_000);
+
+  it('passes this process environment as it is at each call, and extraEnv over it', async () => {
+    const envOf = async (req: { env?: NodeJS.ProcessEnv; extraEnv?: Record<string, string> }) =>
+      (await runner.run({ cmd: 'env', args: ['-0'], ...req })).stdout.toString().split('\0').slice(0, -1);
+    const live = 'ISULATS_T_LIVE_ENV';
+    try {
+      process.env[live] = 'one';
+      expect(await envOf({})).toEqual(ownEnv());
+      expect(await envOf({})).toContain(`${live}=one`);
+      process.env[live] = 'two\nlines';
+      expect(await envOf({})).toContain(`${live}=two\nlines`);
+      expect(await envOf({ env: process.env })).toEqual(ownEnv());
+      delete process.env[live];
+      expect((await envOf({})).some((e) => e.startsWith(`${live}=`))).toBe(false);
+      // Replaced in place, added at the end, like { ...process.env, ...extraEnv }.
+      const extraEnv = { HOME: '/isulats-t-home', [live]: 'extra' };
+      expect(await envOf({ extraEnv })).toEqual(ownEnv(extraEnv));
+      expect(await envOf({ env: { A: '1', PATH, HOME: '/h' }, extraEnv })).toEqual(['A=1', `PATH=${PATH}`, 'HOME=/isulats-t-home', `${live}=extra`]);
+      expect(await envOf({ env: {} })).toEqual([]);
+    } finally {
+      delete process.env[live];
+    }
+  });
 });
+
+/** This process's environment (then `extra` over it) in the order a child gets it. */
+function ownEnv(extra: Record<string, string> = {}): string[] {
+  return Object.entries({ ...process.env, ...extra }).map(([k, v]) => `${k}=${v}`);
+}
+
+/** Waits (bounded) until the addon's idle spawn workers have exited. */
+async function idleWorkersGone(): Promise<void> {
+  for (let i = 0; i < 100 && (spawnStats()?.idle ?? 0) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(spawnStats()?.idle ?? 0).toBe(0);
+  await new Promise((r) => setTimeout(r, 50)); // the last one's exit, after it stopped counting itself
+}
 
 /** Fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, ...]. */
 async function procStat(pid: number | 'self'): Promise<string[]> {
