@@ -14,6 +14,7 @@
 #include <node_api.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -468,8 +469,15 @@ static struct work *pool_head, *pool_tail;
 static int pool_idle, pool_queued;
 static unsigned long pool_created;  // workers ever made (tests read it through spawnStats)
 
+// Workers run SCHED_BATCH when this process runs SCHED_OTHER: a worker woken (a job, a child's
+// output or exit) then never preempts the event loop's thread, which under a burst was preempted
+// about once per child, for as long as the worker, the child and the rest of the burst held
+// the CPU. Children get this process's own policy back (spawn_attr_init).
+static int batch_workers;
+
 static void *worker_main(void *arg) {
   (void)arg;
+  if (batch_workers) sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){0});
   pthread_mutex_lock(&pool_mutex);
   for (;;) {
     if (!pool_head) {
@@ -653,11 +661,18 @@ struct run_job {
   struct out_buf out, err;
 };
 
-static void free_job(struct run_job *job) {
+// What the spawn needed (the worker frees it once the child has started, off the JS thread).
+static void free_job_request(struct run_job *job) {
   free(job->file);
   free(job->cwd);
   free_string_array(job->argv);
   free_string_array(job->envp);
+  job->file = job->cwd = NULL;
+  job->argv = job->envp = NULL;
+}
+
+static void free_job(struct run_job *job) {
+  free_job_request(job);
   free(job->input);
   free(job->out.data);
   free(job->err.data);
@@ -749,6 +764,12 @@ static void spawn_attr_init(posix_spawnattr_t *attr, short flags) {
     all.__val[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
   }
   posix_spawnattr_init(attr);
+  if (batch_workers) {
+    // The policy this process has (SCHED_OTHER), not the worker's SCHED_BATCH; nice is kept.
+    flags |= POSIX_SPAWN_SETSCHEDULER;
+    posix_spawnattr_setschedpolicy(attr, SCHED_OTHER);
+    posix_spawnattr_setschedparam(attr, &(struct sched_param){0});
+  }
   posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | flags);
   posix_spawnattr_setsigmask(attr, &empty);
   posix_spawnattr_setsigdefault(attr, &all);
@@ -781,6 +802,7 @@ static void run_work(void *arg) {
   close_fd(&in[0]);
   close_fd(&out[1]);
   close_fd(&err[1]);
+  free_job_request(job);
   if (!started) {
     close_fd(&in[1]);
     close_fd(&out[0]);
@@ -871,11 +893,14 @@ static void run_deliver(napi_env env, napi_value callback, struct delivery *msg)
     napi_create_int32(env, job->spawn_errno, &argv[0]);
     napi_create_int32(env, job->exit_code, &argv[1]);
     napi_create_int32(env, job->term_signal, &argv[2]);
-    napi_create_buffer_copy(env, job->out.len, job->out.data ? job->out.data : "", NULL, &argv[3]);
-    napi_create_buffer_copy(env, job->err.len, job->err.data ? job->err.data : "", NULL, &argv[4]);
+    napi_get_undefined(env, &undefined);
+    // Nothing written: undefined (JavaScript puts in an empty Buffer of its own), one buffer less to make.
+    if (job->out.len) napi_create_buffer_copy(env, job->out.len, job->out.data, NULL, &argv[3]);
+    else argv[3] = undefined;
+    if (job->err.len) napi_create_buffer_copy(env, job->err.len, job->err.data, NULL, &argv[4]);
+    else argv[4] = undefined;
     napi_get_boolean(env, job->timed_out, &argv[5]);
     napi_get_boolean(env, job->truncated, &argv[6]);
-    napi_get_undefined(env, &undefined);
     napi_call_function(env, undefined, callback, 7, argv, NULL);
   }
   free_job(job);
@@ -1431,6 +1456,8 @@ static napi_value js_malloc_trim(napi_env env, napi_callback_info info) {
 }
 
 static void pool_init(void) {
+  const char *batch = getenv("ISULATS_SPAWN_BATCH");  // "0": workers keep SCHED_OTHER (to compare)
+  batch_workers = sched_getscheduler(0) == SCHED_OTHER && !(batch && strcmp(batch, "0") == 0);
   pthread_condattr_t attr;
   pthread_condattr_init(&attr);
   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

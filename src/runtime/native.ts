@@ -28,7 +28,8 @@ interface NativeBinding {
     input: Buffer | null,
     timeoutMs: number,
     maxOutput: number,
-    callback: (errno: number, exitCode: number, signal: number, stdout: Buffer, stderr: Buffer, timedOut: boolean, truncated: boolean) => void,
+    /** stdout/stderr undefined: nothing written. */
+    callback: (errno: number, exitCode: number, signal: number, stdout: Buffer | undefined, stderr: Buffer | undefined, timedOut: boolean, truncated: boolean) => void,
   ): void;
   /** callback(0, errno, pid, syncFd) once, then (when started) callback(1, exitCode, signal). */
   spawnDetached?(file: string, argv: string[], env: string[] | null, envExtra: string[] | null, cwd: string | null, withSyncPipe: boolean, callback: SpawnCallback): void;
@@ -229,7 +230,7 @@ export function runProcess(
   return new Promise((resolve, reject) => {
     try {
       run(file, argv, env.env, env.extra, cwd, input, timeoutMs, maxOutput, (errno, exitCode, signal, stdout, stderr, timedOut, truncated) =>
-        resolve({ errno, exitCode, signal, stdout, stderr, timedOut, truncated }),
+        resolve({ errno, exitCode, signal, stdout: stdout ?? Buffer.alloc(0), stderr: stderr ?? Buffer.alloc(0), timedOut, truncated }),
       );
     } catch (e) {
       reject(e);

@@ -5,8 +5,8 @@ import { chmod, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRunProcess, hasSpawnDetached, hasSpawnWithPipes, spawnStats } from '../../src/runtime/native.js';
-import { childProcessSpawns, nativeDetachedEnabled, nativeSpawnEnabled, nativeWithPipesEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
+import { hasRunProcess, hasSpawnDetached, hasSpawnPiped, hasSpawnWithPipes, spawnStats } from '../../src/runtime/native.js';
+import { childProcessSpawns, nativeDetachedEnabled, nativePipedEnabled, nativeSpawnEnabled, nativeWithPipesEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
 const PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
@@ -211,6 +211,38 @@ describe.each([
     expect(await threads()).toBeLessThanOrEqual(before);
   }, 30_000);
 
+  it('never queues a child behind running ones: 40 one-second children at once end in about a second', async () => {
+    const started = Date.now();
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => runner.run({ cmd: 'sh', args: ['-c', `sleep 1; exit ${i % 3}`] })));
+    results.forEach((r, i) => expect(r.code).toBe(i % 3));
+    expect(Date.now() - started).toBeLessThan(6000);
+  }, 30_000);
+
+  it.runIf(path === 'native')('reuses spawn workers for later children instead of a thread per child', async () => {
+    const before = spawnStats()!.workers;
+    for (let round = 0; round < 10; round++) {
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => runner.run({ cmd: 'sh', args: ['-c', `echo ${round}.${i}`] })));
+      results.forEach((r, i) => expect(r.stdout.toString()).toBe(`${round}.${i}\n`));
+      await new Promise((r) => setTimeout(r, 50)); // the workers are back waiting for a job
+    }
+    // 50 children; at most 5 run at once, so 5 workers would do (slack for a worker still finishing).
+    expect(spawnStats()!.workers - before).toBeLessThanOrEqual(10);
+  }, 30_000);
+
+  it.runIf(path === 'native')('runs children under this process scheduling policy while the workers run SCHED_BATCH', async () => {
+    const policyOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+    expect(policyOf(await readFile('/proc/self/stat', 'utf8'))).toBe(0); // SCHED_OTHER
+    const sleeping = runner.run({ cmd: 'sleep', args: ['0.5'] });
+    await new Promise((r) => setTimeout(r, 200));
+    const policies = await Promise.all((await readdir('/proc/self/task')).map(async (t) => policyOf(await readFile(`/proc/self/task/${t}/stat`, 'utf8').catch(() => ')'))));
+    await sleeping;
+    expect(policies).toContain(3); // SCHED_BATCH: the worker waiting on sleep
+    expect(policyOf((await runner.run({ cmd: 'cat', args: ['/proc/self/stat'] })).stdout.toString())).toBe(0);
+    const file = join(tmp.dir, 'policy');
+    await runner.runDetached({ cmd: 'sh', args: ['-c', `cat /proc/self/stat > ${file}`] });
+    expect(policyOf(await readFile(file, 'utf8'))).toBe(0);
+  });
+
   it('passes this process environment as it is at each call, and extraEnv over it', async () => {
     const envOf = async (req: { env?: NodeJS.ProcessEnv; extraEnv?: Record<string, string> }) =>
       (await runner.run({ cmd: 'env', args: ['-0'], ...req })).stdout.toString().split('\0').slice(0, -1);
@@ -321,6 +353,14 @@ describe.each([
     const env = join(tmp.dir, 'env');
     expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `env > ${env}`], env: { ISULATS_T: 'x', PATH }, cwd: tmp.dir })).toEqual({ code: 0 });
     expect((await readFile(env, 'utf8')).split('\n')).toContain('ISULATS_T=x');
+    // extraEnv over this process's environment, as it is now.
+    process.env.ISULATS_T_LIVE = 'now';
+    try {
+      expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `env > ${env}`], extraEnv: { ISULATS_T: 'y' } })).toEqual({ code: 0 });
+    } finally {
+      delete process.env.ISULATS_T_LIVE;
+    }
+    expect((await readFile(env, 'utf8')).split('\n')).toEqual(expect.arrayContaining(['ISULATS_T=y', 'ISULATS_T_LIVE=now', `PATH=${process.env.PATH}`]));
   });
 
   it('starts the child in a session of its own, stdio on /dev/null, default signals', async () => {
@@ -454,13 +494,13 @@ describe.each([
 
   it('connects fds 3, 4 and 5 both ways, in a session of its own with stdio on /dev/null', async () => {
     // Like conmon's exec handshake: write on 3, read a start byte from 4, write on 5.
-    const script = 'echo sync >&3; read -r go <&4; echo "attach $go $(readlink /proc/$$/fd/0) $(cut -d" " -f6 /proc/$$/stat)" >&5; exit 6';
-    const p = await runner.spawnWithPipes({ cmd: 'sh', args: ['-c', script] }, 3);
+    const script = 'echo sync >&3; read -r go <&4; echo "attach $go $(readlink /proc/$$/fd/0) $(cut -d" " -f6 /proc/$$/stat) $ISULATS_T" >&5; exit 6';
+    const p = await runner.spawnWithPipes({ cmd: 'sh', args: ['-c', script], extraEnv: { ISULATS_T: 'pipes' } }, 3);
     try {
       expect(p.pipes).toHaveLength(3);
       expect(await readUntil(p.pipes[0]!, /\n/)).toBe('sync\n');
       p.pipes[1]!.write('ok\n');
-      expect(await readUntil(p.pipes[2]!, /\n/)).toBe(`attach ok /dev/null ${p.pid}\n`);
+      expect(await readUntil(p.pipes[2]!, /\n/)).toBe(`attach ok /dev/null ${p.pid} pipes\n`);
       expect(await p.exited).toEqual({ code: 6 });
     } finally {
       p.pipes.forEach((s) => s.destroy());
@@ -484,6 +524,53 @@ describe.each([
       }),
     );
     runs.forEach((t, i) => expect(t).toBe(`${i}\n`));
+    await settle();
+    expect(await openFds()).toBe(fdsBefore);
+    expect(await zombies()).toEqual([]);
+  }, 60_000);
+});
+
+describe.each([
+  ['native', '1'],
+  ['node', '0'],
+])('ProcessRunner.spawnPiped through %s spawning', (path, flag) => {
+  const runner = new ProcessRunner();
+  useSpawnPath(flag, 'ist-prpi-');
+
+  it('takes the path under test', () => {
+    if (path === 'native') expect(hasSpawnPiped()).toBe(true);
+    expect(nativePipedEnabled()).toBe(path === 'native');
+  });
+
+  it('streams stdin, stdout and stderr while the child runs, in our session, with extraEnv', async () => {
+    const script = 'read -r line; echo "out $line $ISULATS_T $(cut -d" " -f6 /proc/$$/stat)"; echo err >&2; exit 5';
+    const p = await runner.spawnPiped({ cmd: 'sh', args: ['-c', script], extraEnv: { ISULATS_T: 'piped' } });
+    const out = readUntil(p.stdout, /\n/);
+    const err = readUntil(p.stderr, /\n/);
+    p.stdin.end('hello\n');
+    expect(await out).toBe(`out hello piped ${(await procStat('self'))[3]}\n`);
+    expect(await err).toBe('err\n');
+    expect(await p.exited).toEqual({ code: 5 });
+    p.stdout.destroy();
+    p.stderr.destroy();
+  });
+
+  it('rejects like spawn when the binary cannot be run, and leaves no fd or zombie', async () => {
+    await settle();
+    const fdsBefore = await openFds();
+    await expect(runner.spawnPiped({ cmd: 'isulats-no-such-binary', args: [] })).rejects.toMatchObject({ code: 'ENOENT', message: 'spawn isulats-no-such-binary ENOENT' });
+    const outputs = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const p = await runner.spawnPiped({ cmd: 'sh', args: ['-c', `echo ${i}; exit ${i % 4}`] });
+        p.stdin.end();
+        const text = await readUntil(p.stdout, /\n/);
+        const exit = await p.exited;
+        p.stdout.destroy();
+        p.stderr.destroy();
+        return { text, exit };
+      }),
+    );
+    outputs.forEach((o, i) => expect(o).toEqual({ text: `${i}\n`, exit: { code: i % 4 } }));
     await settle();
     expect(await openFds()).toBe(fdsBefore);
     expect(await zombies()).toEqual([]);
