@@ -1,7 +1,9 @@
 // The main (JavaScript) thread's cost per child started through ProcessRunner, the way the daemon
 // starts runc, conmon and CNI plugins: N children of /bin/true, C in flight at once, per mode:
 //   run       run() with the default environment (runc calls)
-//   run-env   run() with a fresh { ...env, CNI_* } object per call (CNI plugin calls)
+//   run-env   run() with a fresh { ...env, CNI_* } object per call (how CNI plugin calls were made before extraEnv)
+//   run-extra run() with the CNI_* variables as extraEnv over this process's environment (CNI plugin
+//             calls now; a build without extraEnv runs it as `run`, without them)
 //   detached  runDetached() (runc run -d)
 //   piped     spawnPiped(), its three streams drained and closed (exec sessions' runc exec)
 // Per child: the main thread's CPU time (/proc/self/task/<pid>/schedstat, user + kernel, ns), the
@@ -9,7 +11,7 @@
 // (performance.now() around it until it returns its promise), and the wall time of the burst.
 // Prints one JSON line per mode; bench/spawn/run.mjs runs it for this checkout and a base,
 // interleaved, and prints medians.
-//   node bench/spawn/run.mjs [--n 1000] [--concurrency 50] [--rounds 5] [--modes run,run-env,detached,piped] [--env-vars 40] [--base DIR]
+//   node bench/spawn/run.mjs [--n 1000] [--concurrency 50] [--rounds 5] [--modes run,run-env,run-extra,detached,piped] [--env-vars 40] [--base DIR]
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ProcessRunner } from '../../src/runtime/oci/process-runner.js';
@@ -20,7 +22,7 @@ const opt = (name: string, dflt: string): string => {
 };
 const N = Number(opt('--n', '1000'));
 const CONCURRENCY = Number(opt('--concurrency', '50'));
-const MODES = opt('--modes', 'run,run-env,detached,piped').split(',');
+const MODES = opt('--modes', 'run,run-env,run-extra,detached,piped').split(',');
 const ENV_VARS = Number(opt('--env-vars', '0'));
 
 // A daemon under systemd or kubelet's node setup has a few dozen variables: pad to that many.
@@ -48,6 +50,14 @@ const starts: Record<string, () => Promise<unknown>> = {
       cmd: '/bin/true',
       args: [],
       env: { ...baseEnv, CNI_COMMAND: 'ADD', CNI_CONTAINERID: 'c'.repeat(64), CNI_NETNS: '/var/run/netns/x', CNI_IFNAME: 'eth0', CNI_ARGS: 'IgnoreUnknown=1', CNI_PATH: '/usr/lib/cni' },
+      input: '{"cniVersion":"1.0.0"}',
+      timeoutMs: 60_000,
+    }),
+  'run-extra': () =>
+    runner.run({
+      cmd: '/bin/true',
+      args: [],
+      extraEnv: { CNI_COMMAND: 'ADD', CNI_CONTAINERID: 'c'.repeat(64), CNI_NETNS: '/var/run/netns/x', CNI_IFNAME: 'eth0', CNI_ARGS: 'IgnoreUnknown=1', CNI_PATH: '/usr/lib/cni' },
       input: '{"cniVersion":"1.0.0"}',
       timeoutMs: 60_000,
     }),
