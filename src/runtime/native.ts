@@ -248,7 +248,7 @@ export function hasSpawnDetached(): boolean {
 }
 
 /**
- * Starts `file` from a thread of the addon (posix_spawn, no fork of this process) in a session of
+ * Starts `file` from a worker thread of the addon (posix_spawn, no fork of this process) in a session of
  * its own, stdin/stdout/stderr on /dev/null and, when `withSyncPipe`, the write end of a pipe as
  * its fd 3. Resolves once it has started (or failed to: `errno`); `exited` follows its exit
  * (the direct child's only: what it leaves running is not waited for).

@@ -4,9 +4,11 @@
 // (Layer decompression's `zstd` is a stream stage of the pull, started there.)
 //
 // run()/check() (run to completion) go through the native addon's runProcess when
-// it is built: posix_spawn from a thread of its own, so the daemon's event loop is
-// never held while a ~70 MB Node process is forked (child_process.spawn does that,
+// it is built: posix_spawn from one of the addon's worker threads, so the daemon's event loop
+// is never held while a ~70 MB Node process is forked (child_process.spawn does that,
 // synchronously, for every process). ISULATS_NATIVE_SPAWN=0 forces child_process.
+// A child that gets this process's environment (no `env`, or `extraEnv` over it) has it read
+// by the addon from environ, never enumerated here.
 // runDetached()/spawnWithSyncPipe() (processes that outlive their start: the pause
 // container's `runc run -d`, conmon) take the addon's spawnDetached the same way.
 // spawnPiped() (exec sessions' runc exec) takes the addon's spawnPiped the same way.
