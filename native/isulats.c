@@ -1,9 +1,10 @@
 // isulats native addon: the few syscalls Node.js 20 lacks (flock, mknod,
 // l*xattr, inode flags, mount, umount2, execve, and SO_PEERCRED on a unix socket). Each binding is a thin, synchronous wrapper that
 // throws an Error carrying `code` (e.g. "EPERM") and `errno`, like Node's fs.
-// Two bindings are asynchronous: runProcess, run-to-completion child processes started by
-// posix_spawn from a thread of their own (see the comment above js_run_process), and
-// spawnDetached, the same for processes that outlive their start (runc run -d, conmon); and
+// Some bindings are asynchronous: runProcess, run-to-completion child processes started by
+// posix_spawn from worker threads (see "The spawn workers" and js_run_process), and
+// spawnDetached/spawnPiped/spawnWithPipes, the same for processes that outlive their start
+// (runc run -d, conmon, exec sessions); and
 // seqpacketReader, conmon's attach socket read from a thread that can pause (see its comment),
 // and fdReader, the same thread on a TTY exec's terminal master (received with recvFd).
 #define _GNU_SOURCE
@@ -13,6 +14,7 @@
 #include <node_api.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -32,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_ARGS 8
+#define MAX_ARGS 10
 #define CHECK(call)                                                   \
   do {                                                                \
     if ((call) != napi_ok) {                                          \
@@ -398,6 +400,64 @@ static char **get_string_array(napi_env env, napi_value value) {
   return list;
 }
 
+extern char **environ;
+
+// The length of an environment entry's name (up to its '=').
+static size_t env_name_len(const char *entry) {
+  return strchrnul(entry, '=') - entry;
+}
+
+// A child's environment, a NULL-terminated array of malloc'd strings (NULL on error): `base` (a JS
+// array of "NAME=value"), or, when it is null, this process's own environment, read here from
+// `environ` (process.env reads and writes it through getenv/setenv; converting process.env in
+// JavaScript cost ~0.1 ms of the event loop per child); then each of `extra` (null or an array of
+// "NAME=value") replaces the entry of its name in place or is appended, as `{ ...base, ...extra }`
+// orders them. Entries without '=' are skipped, as Node's process.env does.
+static char **get_env(napi_env env, napi_value base, napi_value extra) {
+  napi_valuetype base_type, extra_type;
+  if (napi_typeof(env, base, &base_type) != napi_ok || napi_typeof(env, extra, &extra_type) != napi_ok) return NULL;
+  int inherit = base_type == napi_null || base_type == napi_undefined;
+  char **given = inherit ? NULL : get_string_array(env, base);
+  char **more = NULL;
+  if (!inherit && !given) return NULL;
+  if (extra_type != napi_null && extra_type != napi_undefined && !(more = get_string_array(env, extra))) {
+    free_string_array(given);
+    return NULL;
+  }
+  char *const *from = inherit ? environ : given;
+  size_t count = 0, extras = 0;
+  for (char *const *e = from; e && *e; e++) count++;
+  for (char **e = more; e && *e; e++) extras++;
+  char **out = calloc(count + extras + 1, sizeof *out);
+  size_t n = 0;
+  int failed = !out;
+  for (size_t i = 0; !failed && i < count; i++) {
+    if (inherit && !strchr(from[i], '=')) continue;
+    out[n] = inherit ? strdup(from[i]) : given[i];
+    if (!inherit) given[i] = NULL;  // moved
+    if (!out[n++]) failed = 1;
+  }
+  for (size_t j = 0; !failed && j < extras; j++) {
+    size_t len = env_name_len(more[j]);
+    size_t i = 0;
+    while (i < n && !(env_name_len(out[i]) == len && strncmp(out[i], more[j], len) == 0)) i++;
+    free(out[i]);  // NULL when appended
+    out[i] = more[j];
+    more[j] = NULL;  // moved
+    if (i == n) n++;
+  }
+  if (failed) {
+    free_string_array(out);
+    out = NULL;
+  }
+  // What was not moved (everything on failure): free each, then the arrays.
+  if (given) for (size_t i = 0; i < count; i++) free(given[i]);
+  if (more) for (size_t j = 0; j < extras; j++) free(more[j]);
+  free(given);
+  free(more);
+  return out;
+}
+
 // execve(path, argv, envp): replaces the process image (same PID). Returns only on failure, by throwing.
 // The daemon uses it once at start-up to run itself again under its Node.js and glibc settings.
 static napi_value js_execve(napi_env env, napi_callback_info info) {
@@ -424,17 +484,204 @@ static napi_value js_execve(napi_env env, napi_callback_info info) {
   return result;
 }
 
+// ---- The spawn workers and their one thread-safe function ----
+//
+// runProcess and the spawn* bindings hand each child to a worker thread, which blocks on it (the
+// spawn, its pipes, waitpid) for as long as it runs. Workers are kept: one that finishes waits
+// for the next job for WORKER_IDLE_MS before it exits, so a burst of children reuses a few
+// threads instead of creating (clone, a stack mapping, a wake-up that preempts the event loop)
+// one per child. A job never waits for a busy worker: when none is idle, a new one is made (a
+// child may run for hours, e.g. an exec session's runc exec), so there are as many workers as
+// children running at once. Results reach JavaScript through one thread-safe function per
+// environment (a uv_async handle), referenced only while jobs are in flight, so that pending
+// children keep the process alive and none keep it alive after; each job carries a reference to
+// its own JavaScript callback.
+
+#define WORKER_IDLE_MS 2000
+#define WORKER_STACK (256 * 1024)  // runProcess's 64 KiB read buffer lives on it
+
+struct work {
+  void (*run)(void *arg);
+  void *arg;
+  struct work *next;
+};
+
+static pthread_mutex_t pool_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_wake;  // CLOCK_MONOTONIC, set up by init()
+static struct work *pool_head, *pool_tail;
+static int pool_idle, pool_queued;
+static unsigned long pool_created;  // workers ever made (tests read it through spawnStats)
+
+// Workers run SCHED_BATCH when this process runs SCHED_OTHER: a worker woken (a job, a child's
+// output or exit) then never preempts the event loop's thread, which under a burst was preempted
+// about once per child, for as long as the worker, the child and the rest of the burst held
+// the CPU. Children get this process's own policy back (spawn_attr_init).
+static int batch_workers;
+
+static void *worker_main(void *arg) {
+  (void)arg;
+  if (batch_workers) sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){0});
+  pthread_mutex_lock(&pool_mutex);
+  for (;;) {
+    if (!pool_head) {
+      struct timespec until;
+      clock_gettime(CLOCK_MONOTONIC, &until);
+      until.tv_sec += WORKER_IDLE_MS / 1000;
+      until.tv_nsec += (WORKER_IDLE_MS % 1000) * 1000000L;
+      if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+      }
+      pool_idle++;
+      int rc = 0;
+      while (!pool_head && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&pool_wake, &pool_mutex, &until);
+      pool_idle--;
+      if (!pool_head) break;
+    }
+    struct work *w = pool_head;
+    pool_head = w->next;
+    if (!pool_head) pool_tail = NULL;
+    pool_queued--;
+    pthread_mutex_unlock(&pool_mutex);
+    w->run(w->arg);
+    free(w);
+    pthread_mutex_lock(&pool_mutex);
+  }
+  pthread_mutex_unlock(&pool_mutex);
+  return NULL;
+}
+
+static int start_thread(void *(*fn)(void *), void *arg, size_t stack);
+
+// Queues `run(arg)` for a worker, waking an idle one or making one; 0 or an errno (nothing queued).
+static int pool_submit(void (*run)(void *), void *arg) {
+  struct work *w = malloc(sizeof *w);
+  if (!w) return ENOMEM;
+  *w = (struct work){run, arg, NULL};
+  pthread_mutex_lock(&pool_mutex);
+  int need_worker = pool_queued >= pool_idle;  // every idle worker already has a queued job to take
+  if (pool_tail) pool_tail->next = w;
+  else pool_head = w;
+  pool_tail = w;
+  pool_queued++;
+  if (!need_worker) pthread_cond_signal(&pool_wake);
+  pthread_mutex_unlock(&pool_mutex);
+  if (!need_worker) return 0;
+  int rc = start_thread(worker_main, NULL, WORKER_STACK);
+  pthread_mutex_lock(&pool_mutex);
+  if (rc == 0) pool_created++;
+  else {
+    // No thread for it: take it back unless a worker already has (a busy one might not get to it for hours).
+    struct work **p = &pool_head, *prev = NULL;
+    while (*p && *p != w) p = &(prev = *p)->next;
+    if (*p) {
+      *p = w->next;
+      if (pool_tail == w) pool_tail = prev;
+      pool_queued--;
+      free(w);
+    } else rc = 0;
+  }
+  pthread_mutex_unlock(&pool_mutex);
+  return rc;
+}
+
+// What a worker hands to JavaScript; the first member of each message type. `deliver` runs on the
+// JS thread with its callback (env NULL when the environment is going away: free only), then
+// frees the message. The callback reference is dropped with the job's last message.
+struct delivery {
+  void (*deliver)(napi_env env, napi_value callback, struct delivery *msg);
+  napi_ref callback;
+  int last;
+  struct spawn_env *owner;
+};
+
+// Per environment (napi instance data); never freed, for a worker may still hold it when the
+// environment goes: `closing` (under `mutex`) then tells it not to touch the thread-safe function.
+struct spawn_env {
+  pthread_mutex_t mutex;
+  int closing;
+  napi_threadsafe_function tsfn;
+  uint32_t in_flight;  // jobs not yet fully delivered (JS thread only)
+};
+
+// Runs on the JS thread for each message, in the order they were sent.
+static void dispatch(napi_env env, napi_value unused, void *context, void *data) {
+  struct delivery *msg = data;
+  struct spawn_env *se = context;
+  (void)unused;
+  napi_value callback = NULL;
+  if (env && napi_get_reference_value(env, msg->callback, &callback) != napi_ok) callback = NULL;
+  int last = msg->last;
+  napi_ref ref = msg->callback;
+  msg->deliver(env && callback ? env : NULL, callback, msg);  // frees msg
+  if (env && last) {
+    napi_delete_reference(env, ref);
+    if (--se->in_flight == 0) napi_unref_threadsafe_function(env, se->tsfn);
+  }
+}
+
+static void spawn_env_closing(void *arg) {
+  struct spawn_env *se = arg;
+  pthread_mutex_lock(&se->mutex);
+  se->closing = 1;
+  pthread_mutex_unlock(&se->mutex);
+}
+
+// This environment's delivery state, made on first use; NULL (with a JS error thrown) on failure.
+static struct spawn_env *spawn_env_of(napi_env env) {
+  struct spawn_env *se = NULL;
+  if (napi_get_instance_data(env, (void **)&se) == napi_ok && se) return se;
+  se = calloc(1, sizeof *se);
+  napi_value name;
+  napi_create_string_utf8(env, "isulats.spawn", NAPI_AUTO_LENGTH, &name);
+  if (!se || napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, NULL, NULL, se, dispatch, &se->tsfn) != napi_ok) {
+    free(se);
+    throw_errno(env, "spawn", NULL, ENOMEM);
+    return NULL;
+  }
+  pthread_mutex_init(&se->mutex, NULL);
+  napi_unref_threadsafe_function(env, se->tsfn);
+  napi_add_env_cleanup_hook(env, spawn_env_closing, se);
+  napi_set_instance_data(env, se, NULL, NULL);
+  return se;
+}
+
+// On the JS thread, before a job is submitted: a reference to its callback, the loop kept alive.
+static int job_begin(napi_env env, struct spawn_env *se, napi_value callback, napi_ref *ref) {
+  napi_valuetype type;
+  if (napi_typeof(env, callback, &type) != napi_ok || type != napi_function) return EINVAL;
+  if (napi_create_reference(env, callback, 1, ref) != napi_ok) return ENOMEM;
+  if (se->in_flight++ == 0) napi_ref_threadsafe_function(env, se->tsfn);
+  return 0;
+}
+
+// On the JS thread, when a job could not be submitted after job_begin.
+static void job_abandon(napi_env env, struct spawn_env *se, napi_ref ref) {
+  napi_delete_reference(env, ref);
+  if (--se->in_flight == 0) napi_unref_threadsafe_function(env, se->tsfn);
+}
+
+// From a worker: queues `msg` for JavaScript; when the environment is going away, frees it (its
+// deliver with env NULL: fds it carries are closed).
+static void post(struct delivery *msg) {
+  struct spawn_env *se = msg->owner;
+  pthread_mutex_lock(&se->mutex);
+  int sent = !se->closing && napi_call_threadsafe_function(se->tsfn, msg, napi_tsfn_nonblocking) == napi_ok;
+  pthread_mutex_unlock(&se->mutex);
+  if (!sent) msg->deliver(NULL, NULL, msg);
+}
+
 // ---- runProcess: run-to-completion child processes without forking Node ----
 //
 // Why not child_process: libuv fork()s the whole Node process (page tables of ~70 MB copied) and
 // blocks the event loop until the child has exec'd; with 6-10 short-lived processes per pod
-// (runc, CNI plugins, nsenter) that was a third of the daemon's busy time under load. Here each
-// call gets a detached thread which posix_spawn()s (glibc: clone(CLONE_VM|CLONE_VFORK), no
-// page-table copy, only this thread waits for the exec), feeds stdin, drains stdout/stderr,
-// enforces the timeout and output cap, reaps the child with waitpid() and hands the result to
-// JavaScript through a thread-safe function. A thread per call rather than libuv's pool (4
-// threads, shared with fs and dns) because a child may run for seconds. Reaping here is safe:
-// libuv's SIGCHLD handler only waitpid()s the pids it spawned itself.
+// (runc, CNI plugins, nsenter) that was a third of the daemon's busy time under load. Here a
+// worker (see above) posix_spawn()s (glibc: clone(CLONE_VM|CLONE_VFORK), no page-table copy,
+// only that thread waits for the exec), feeds stdin, drains stdout/stderr, enforces the timeout
+// and output cap, reaps the child with waitpid() and hands the result to JavaScript. Threads of
+// our own rather than libuv's pool (4 threads, shared with fs and dns) because a child may run
+// for seconds. Reaping here is safe: libuv's SIGCHLD handler only waitpid()s the pids it spawned
+// itself.
 
 struct out_buf {
   char *data;
@@ -442,14 +689,14 @@ struct out_buf {
 };
 
 struct run_job {
+  struct delivery d;  // first: the job is its own message
   char *file, *cwd;
   char **argv, **envp;
   char *input;
   size_t input_len;
   int64_t timeout_ms;  // < 0: none
   size_t max_output;   // bytes kept per stream
-  napi_threadsafe_function tsfn;
-  // Results, written by the thread.
+  // Results, written by the worker.
   int spawn_errno;  // set when the child could not be started
   int exit_code;    // -1 when killed by a signal
   int term_signal;  // 0 when it exited
@@ -457,11 +704,18 @@ struct run_job {
   struct out_buf out, err;
 };
 
-static void free_job(struct run_job *job) {
+// What the spawn needed (the worker frees it once the child has started, off the JS thread).
+static void free_job_request(struct run_job *job) {
   free(job->file);
   free(job->cwd);
   free_string_array(job->argv);
   free_string_array(job->envp);
+  job->file = job->cwd = NULL;
+  job->argv = job->envp = NULL;
+}
+
+static void free_job(struct run_job *job) {
+  free_job_request(job);
   free(job->input);
   free(job->out.data);
   free(job->err.data);
@@ -553,12 +807,18 @@ static void spawn_attr_init(posix_spawnattr_t *attr, short flags) {
     all.__val[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
   }
   posix_spawnattr_init(attr);
+  if (batch_workers) {
+    // The policy this process has (SCHED_OTHER), not the worker's SCHED_BATCH; nice is kept.
+    flags |= POSIX_SPAWN_SETSCHEDULER;
+    posix_spawnattr_setschedpolicy(attr, SCHED_OTHER);
+    posix_spawnattr_setschedparam(attr, &(struct sched_param){0});
+  }
   posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | flags);
   posix_spawnattr_setsigmask(attr, &empty);
   posix_spawnattr_setsigdefault(attr, &all);
 }
 
-static void *run_thread(void *arg) {
+static void run_work(void *arg) {
   struct run_job *job = arg;
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, pidfd = -1;
   pid_t pid = -1;
@@ -585,6 +845,7 @@ static void *run_thread(void *arg) {
   close_fd(&in[0]);
   close_fd(&out[1]);
   close_fd(&err[1]);
+  free_job_request(job);
   if (!started) {
     close_fd(&in[1]);
     close_fd(&out[0]);
@@ -663,53 +924,55 @@ static void *run_thread(void *arg) {
   } else {
     job->exit_code = WEXITSTATUS(status);
   }
-done:;
-  napi_threadsafe_function tsfn = job->tsfn;
-  // When the environment is going away (napi_closing), the callback never runs: free here.
-  if (napi_call_threadsafe_function(tsfn, job, napi_tsfn_blocking) != napi_ok) free_job(job);
-  napi_release_threadsafe_function(tsfn, napi_tsfn_release);
-  return NULL;
+done:
+  post(&job->d);
 }
 
 // On the JS thread: callback(errno, exitCode, signal, stdout, stderr, timedOut, truncated).
-static void run_deliver(napi_env env, napi_value callback, void *context, void *data) {
-  struct run_job *job = data;
-  (void)context;
-  if (env && callback) {
+static void run_deliver(napi_env env, napi_value callback, struct delivery *msg) {
+  struct run_job *job = (struct run_job *)msg;
+  if (env) {
     napi_value argv[7], undefined;
     napi_create_int32(env, job->spawn_errno, &argv[0]);
     napi_create_int32(env, job->exit_code, &argv[1]);
     napi_create_int32(env, job->term_signal, &argv[2]);
-    napi_create_buffer_copy(env, job->out.len, job->out.data ? job->out.data : "", NULL, &argv[3]);
-    napi_create_buffer_copy(env, job->err.len, job->err.data ? job->err.data : "", NULL, &argv[4]);
+    napi_get_undefined(env, &undefined);
+    // Nothing written: undefined (JavaScript puts in an empty Buffer of its own), one buffer less to make.
+    if (job->out.len) napi_create_buffer_copy(env, job->out.len, job->out.data, NULL, &argv[3]);
+    else argv[3] = undefined;
+    if (job->err.len) napi_create_buffer_copy(env, job->err.len, job->err.data, NULL, &argv[4]);
+    else argv[4] = undefined;
     napi_get_boolean(env, job->timed_out, &argv[5]);
     napi_get_boolean(env, job->truncated, &argv[6]);
-    napi_get_undefined(env, &undefined);
     napi_call_function(env, undefined, callback, 7, argv, NULL);
   }
   free_job(job);
 }
 
-// runProcess(file, argv, env, cwd|null, input|null, timeoutMs (<0: none), maxOutput, callback):
-// starts the thread and returns; throws only when the arguments are bad or no thread can be made.
+// runProcess(file, argv, env|null, envExtra|null, cwd|null, input|null, timeoutMs (<0: none),
+// maxOutput, callback): env null is this process's environment (see get_env). Hands the child to
+// a worker and returns; throws only when the arguments are bad or no worker can be made.
 static napi_value js_run_process(napi_env env, napi_callback_info info) {
   napi_value argv[MAX_ARGS];
-  if (!get_args(env, info, 8, argv)) return throw_errno(env, "runProcess", NULL, EINVAL);
+  if (!get_args(env, info, 9, argv)) return throw_errno(env, "runProcess", NULL, EINVAL);
+  struct spawn_env *se = spawn_env_of(env);
+  if (!se) return NULL;
   struct run_job *job = calloc(1, sizeof *job);
   if (!job) return throw_errno(env, "runProcess", NULL, ENOMEM);
+  job->d = (struct delivery){.deliver = run_deliver, .last = 1, .owner = se};
   int ok_file, ok_cwd;
   job->file = get_string(env, argv[0], &ok_file);
   job->argv = get_string_array(env, argv[1]);
-  job->envp = get_string_array(env, argv[2]);
-  job->cwd = get_string(env, argv[3], &ok_cwd);
+  job->envp = get_env(env, argv[2], argv[3]);
+  job->cwd = get_string(env, argv[4], &ok_cwd);
   napi_valuetype input_type;
   double timeout = -1, max_output = 0;
-  int bad = !job->file || !job->argv || !job->envp || !ok_cwd || napi_typeof(env, argv[4], &input_type) != napi_ok ||
-            napi_get_value_double(env, argv[5], &timeout) != napi_ok || napi_get_value_double(env, argv[6], &max_output) != napi_ok;
+  int bad = !job->file || !job->argv || !job->envp || !ok_cwd || napi_typeof(env, argv[5], &input_type) != napi_ok ||
+            napi_get_value_double(env, argv[6], &timeout) != napi_ok || napi_get_value_double(env, argv[7], &max_output) != napi_ok;
   if (!bad && input_type != napi_null && input_type != napi_undefined) {
     void *data;
     size_t len;
-    if (napi_get_buffer_info(env, argv[4], &data, &len) != napi_ok || (len && !(job->input = malloc(len)))) bad = 1;
+    if (napi_get_buffer_info(env, argv[5], &data, &len) != napi_ok || (len && !(job->input = malloc(len)))) bad = 1;
     else if (len) {
       memcpy(job->input, data, len);
       job->input_len = len;
@@ -717,27 +980,13 @@ static napi_value js_run_process(napi_env env, napi_callback_info info) {
   }
   job->timeout_ms = timeout < 0 ? -1 : (int64_t)timeout;
   job->max_output = max_output < 0 ? 0 : (size_t)max_output;
-  napi_value name;
-  napi_create_string_utf8(env, "isulats.runProcess", NAPI_AUTO_LENGTH, &name);
-  if (bad || napi_create_threadsafe_function(env, argv[7], NULL, name, 0, 1, NULL, NULL, NULL, run_deliver, &job->tsfn) != napi_ok) {
+  if (bad || job_begin(env, se, argv[8], &job->d.callback) != 0) {
     free_job(job);
     return throw_errno(env, "runProcess", NULL, EINVAL);
   }
-  // The thread starts with every signal blocked, so that signals (SIGCHLD, SIGINT...) reach
-  // Node's own threads and a write to a closed pipe gives EPIPE; the child resets its mask.
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  pthread_attr_setstacksize(&attr, 256 * 1024);  // the 64 KiB read buffer lives on it
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  pthread_t thread;
-  int rc = pthread_create(&thread, &attr, run_thread, job);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  pthread_attr_destroy(&attr);
+  int rc = pool_submit(run_work, job);
   if (rc != 0) {
-    napi_release_threadsafe_function(job->tsfn, napi_tsfn_release);
+    job_abandon(env, se, job->d.callback);
     free_job(job);
     return throw_errno(env, "pthread_create", NULL, rc);
   }
@@ -751,12 +1000,13 @@ static napi_value js_run_process(napi_env env, napi_callback_info info) {
 // conmon. The child gets a session of its own (POSIX_SPAWN_SETSID, like detached: true), stdin,
 // stdout and stderr on /dev/null (never pipes: the container's init inherits runc's stdio, and a
 // pipe would never see EOF) and, on request, the write end of a sync pipe as fd 3 (conmon's
-// _OCI_SYNCPIPE). A detached thread spawns it, reports {pid, syncFd} (first callback), waits
-// for the direct child only (a daemonized grandchild does not delay the report) and reports
-// its exit (second callback), both through one thread-safe function, so in that order.
+// _OCI_SYNCPIPE). A worker spawns it, reports {pid, syncFd} (first callback), waits for the
+// direct child only (a daemonized grandchild does not delay the report) and reports its exit
+// (second callback), both through the one thread-safe function, so in that order.
 
-// One message from the thread to JavaScript.
+// One message from the worker to JavaScript.
 struct detached_msg {
+  struct delivery d;
   int kind;         // 0: spawned (or failed to), 1: exited
   int spawn_errno;  // kind 0: set when the child could not be started
   int pid, sync_fd; // kind 0: sync_fd -1 without a sync pipe
@@ -771,8 +1021,7 @@ struct detached_job {
   int with_sync;
   int with_pipes;  // stdin/stdout/stderr on pipes (our ends reported), in our session; else /dev/null, setsid
   int extra;       // spawnWithPipes: socket pairs on the child's fds 3.. (our ends reported in stdio_fd)
-  napi_threadsafe_function tsfn;
-  struct detached_msg *spawned, *exited;  // allocated up front: the thread never fails to report
+  struct detached_msg *spawned, *exited;  // allocated up front: the worker never fails to report
 };
 
 static void free_detached_job(struct detached_job *job) {
@@ -790,17 +1039,8 @@ static void close_msg_fds(struct detached_msg *msg) {
   for (int i = 0; i < 3; i++) close_fd(&msg->stdio_fd[i]);
 }
 
-// Queues a message; when JavaScript can no longer receive it, the fds it carries are closed here.
-static void detached_send(napi_threadsafe_function tsfn, struct detached_msg *msg) {
-  if (napi_call_threadsafe_function(tsfn, msg, napi_tsfn_blocking) != napi_ok) {
-    close_msg_fds(msg);
-    free(msg);
-  }
-}
-
-static void *detached_thread(void *arg) {
+static void detached_work(void *arg) {
   struct detached_job *job = arg;
-  napi_threadsafe_function tsfn = job->tsfn;
   struct detached_msg *spawned = job->spawned, *exited = job->exited;
   job->spawned = job->exited = NULL;  // from here on, owned by the messages sent (or freed below)
   int sync[2] = {-1, -1};
@@ -868,7 +1108,8 @@ static void *detached_thread(void *arg) {
     close_fd(&io[1][0]);
     close_fd(&io[2][0]);
     spawned->spawn_errno = rc;
-    detached_send(tsfn, spawned);
+    spawned->d.last = 1;
+    post(&spawned->d);
     free(exited);
     goto out;
   }
@@ -878,7 +1119,7 @@ static void *detached_thread(void *arg) {
   spawned->stdio_fd[1] = io[1][0];
   spawned->stdio_fd[2] = io[2][0];
   for (int i = 0; i < job->extra; i++) spawned->stdio_fd[i] = pair[i][0];
-  detached_send(tsfn, spawned);
+  post(&spawned->d);
   int status = 0;
   pid_t w;
   do w = waitpid(pid, &status, 0);
@@ -888,19 +1129,16 @@ static void *detached_thread(void *arg) {
     exited->exit_code = -1;
     exited->term_signal = WTERMSIG(status);
   } else exited->exit_code = WEXITSTATUS(status);
-  detached_send(tsfn, exited);
+  post(&exited->d);
 out:
   free_detached_job(job);
-  napi_release_threadsafe_function(tsfn, napi_tsfn_release);
-  return NULL;
 }
 
 // On the JS thread: callback(0, errno, pid, syncFd, stdinFd, stdoutFd, stderrFd) once, then, if it
-// started, callback(1, exitCode, signal).
-static void detached_deliver(napi_env env, napi_value callback, void *context, void *data) {
-  struct detached_msg *msg = data;
-  (void)context;
-  if (env && callback) {
+// started, callback(1, exitCode, signal). Without env (going away): the fds it carries are closed.
+static void detached_deliver(napi_env env, napi_value callback, struct delivery *d) {
+  struct detached_msg *msg = (struct detached_msg *)d;
+  if (env) {
     napi_value argv[7], undefined;
     napi_get_undefined(env, &undefined);
     napi_create_int32(env, msg->kind, &argv[0]);
@@ -921,7 +1159,8 @@ static void detached_deliver(napi_env env, napi_value callback, void *context, v
   free(msg);
 }
 
-// Starts a detached thread with every signal blocked (see js_run_process).
+// Starts a detached thread with every signal blocked, so that signals (SIGCHLD, SIGINT...) reach
+// Node's own threads and a write to a closed pipe gives EPIPE; a child resets its mask.
 static int start_thread(void *(*fn)(void *), void *arg, size_t stack) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
@@ -937,9 +1176,11 @@ static int start_thread(void *(*fn)(void *), void *arg, size_t stack) {
   return rc;
 }
 
-// Starts the thread of a detached or piped spawn; throws only when the arguments are bad or no
-// thread can be made. argv: file, argv, env, cwd|null, then the callback at `cb`.
+// Hands a detached or piped spawn to a worker; throws only when the arguments are bad or no worker
+// can be made. argv: file, argv, env|null, envExtra|null, cwd|null (see js_run_process).
 static napi_value start_spawn(napi_env env, napi_value *argv, napi_value callback, bool with_sync, bool with_pipes, int extra, const char *what) {
+  struct spawn_env *se = spawn_env_of(env);
+  if (!se) return NULL;
   struct detached_job *job = calloc(1, sizeof *job);
   if (!job) return throw_errno(env, what, NULL, ENOMEM);
   job->spawned = calloc(1, sizeof *job->spawned);
@@ -948,60 +1189,79 @@ static napi_value start_spawn(napi_env env, napi_value *argv, napi_value callbac
     free_detached_job(job);
     return throw_errno(env, what, NULL, ENOMEM);
   }
-  *job->spawned = (struct detached_msg){.kind = 0, .sync_fd = -1, .stdio_fd = {-1, -1, -1}};
-  *job->exited = (struct detached_msg){.kind = 1, .sync_fd = -1, .stdio_fd = {-1, -1, -1}};
+  struct delivery d = {.deliver = detached_deliver, .owner = se};
+  *job->spawned = (struct detached_msg){.d = d, .kind = 0, .sync_fd = -1, .stdio_fd = {-1, -1, -1}};
+  *job->exited = (struct detached_msg){.d = d, .kind = 1, .sync_fd = -1, .stdio_fd = {-1, -1, -1}};
+  job->exited->d.last = 1;
   int ok_file, ok_cwd;
   job->file = get_string(env, argv[0], &ok_file);
   job->argv = get_string_array(env, argv[1]);
-  job->envp = get_string_array(env, argv[2]);
-  job->cwd = get_string(env, argv[3], &ok_cwd);
+  job->envp = get_env(env, argv[2], argv[3]);
+  job->cwd = get_string(env, argv[4], &ok_cwd);
   int bad = !job->file || !job->argv || !job->envp || !ok_cwd;
   job->with_sync = with_sync;
   job->with_pipes = with_pipes;
   job->extra = extra;
-  napi_value name;
-  napi_create_string_utf8(env, what, NAPI_AUTO_LENGTH, &name);
-  if (bad || napi_create_threadsafe_function(env, callback, NULL, name, 0, 1, NULL, NULL, NULL, detached_deliver, &job->tsfn) != napi_ok) {
+  napi_ref ref;
+  if (bad || job_begin(env, se, callback, &ref) != 0) {
     free_detached_job(job);
     return throw_errno(env, what, NULL, EINVAL);
   }
-  napi_threadsafe_function tsfn = job->tsfn;
-  int rc = start_thread(detached_thread, job, 128 * 1024);
+  job->spawned->d.callback = job->exited->d.callback = ref;
+  int rc = pool_submit(detached_work, job);
   if (rc != 0) {
-    napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+    job_abandon(env, se, ref);
     free_detached_job(job);
     return throw_errno(env, "pthread_create", NULL, rc);
   }
   return NULL;
 }
 
-// spawnDetached(file, argv, env, cwd|null, withSyncPipe, callback): stdio on /dev/null, a session of its own.
+// spawnDetached(file, argv, env|null, envExtra|null, cwd|null, withSyncPipe, callback): stdio on
+// /dev/null, a session of its own.
 static napi_value js_spawn_detached(napi_env env, napi_callback_info info) {
   napi_value argv[MAX_ARGS];
   bool with_sync = false;
-  if (!get_args(env, info, 6, argv) || napi_get_value_bool(env, argv[4], &with_sync) != napi_ok)
+  if (!get_args(env, info, 7, argv) || napi_get_value_bool(env, argv[5], &with_sync) != napi_ok)
     return throw_errno(env, "spawnDetached", NULL, EINVAL);
-  return start_spawn(env, argv, argv[5], with_sync, false, 0, "isulats.spawnDetached");
+  return start_spawn(env, argv, argv[6], with_sync, false, 0, "isulats.spawnDetached");
 }
 
-// spawnPiped(file, argv, env, cwd|null, callback): stdin, stdout and stderr on pipes whose other
-// ends are reported (the exec sessions' runc exec), in our session like child_process.spawn's.
+// spawnPiped(file, argv, env|null, envExtra|null, cwd|null, callback): stdin, stdout and stderr on
+// pipes whose other ends are reported (the exec sessions' runc exec), in our session like
+// child_process.spawn's.
 static napi_value js_spawn_piped(napi_env env, napi_callback_info info) {
   napi_value argv[MAX_ARGS];
-  if (!get_args(env, info, 5, argv)) return throw_errno(env, "spawnPiped", NULL, EINVAL);
-  return start_spawn(env, argv, argv[4], false, true, 0, "isulats.spawnPiped");
+  if (!get_args(env, info, 6, argv)) return throw_errno(env, "spawnPiped", NULL, EINVAL);
+  return start_spawn(env, argv, argv[5], false, true, 0, "isulats.spawnPiped");
 }
 
-// spawnWithPipes(file, argv, env, cwd|null, count, callback): like spawnDetached (stdio on /dev/null,
-// a session of its own) with `count` (1 to 3) socket pairs on the child's fds 3.. (conmon's
-// _OCI_SYNCPIPE, _OCI_STARTPIPE, _OCI_ATTACHPIPE of an exec): callback(0, errno, pid, -1, ours3,
-// ours4, ours5) reports our ends, -1 past `count`.
+// spawnWithPipes(file, argv, env|null, envExtra|null, cwd|null, count, callback): like spawnDetached
+// (stdio on /dev/null, a session of its own) with `count` (1 to 3) socket pairs on the child's fds
+// 3.. (conmon's _OCI_SYNCPIPE, _OCI_STARTPIPE, _OCI_ATTACHPIPE of an exec): callback(0, errno, pid,
+// -1, ours3, ours4, ours5) reports our ends, -1 past `count`.
 static napi_value js_spawn_with_pipes(napi_env env, napi_callback_info info) {
   napi_value argv[MAX_ARGS];
   int32_t count = 0;
-  if (!get_args(env, info, 6, argv) || napi_get_value_int32(env, argv[4], &count) != napi_ok || count < 1 || count > 3)
+  if (!get_args(env, info, 7, argv) || napi_get_value_int32(env, argv[5], &count) != napi_ok || count < 1 || count > 3)
     return throw_errno(env, "spawnWithPipes", NULL, EINVAL);
-  return start_spawn(env, argv, argv[5], false, false, count, "isulats.spawnWithPipes");
+  return start_spawn(env, argv, argv[6], false, false, count, "isulats.spawnWithPipes");
+}
+
+// spawnStats() -> { workers, idle }: spawn workers ever made and those waiting for a job now.
+static napi_value js_spawn_stats(napi_env env, napi_callback_info info) {
+  (void)info;
+  pthread_mutex_lock(&pool_mutex);
+  double created = (double)pool_created;
+  int idle = pool_idle;
+  pthread_mutex_unlock(&pool_mutex);
+  napi_value out, v;
+  napi_create_object(env, &out);
+  napi_create_double(env, created, &v);
+  napi_set_named_property(env, out, "workers", v);
+  napi_create_int32(env, idle, &v);
+  napi_set_named_property(env, out, "idle", v);
+  return out;
 }
 
 //
@@ -1238,7 +1498,19 @@ static napi_value js_malloc_trim(napi_env env, napi_callback_info info) {
   return make_bool(env, malloc_trim(0));
 }
 
+static void pool_init(void) {
+  const char *batch = getenv("ISULATS_SPAWN_BATCH");  // "0": workers keep SCHED_OTHER (to compare)
+  batch_workers = sched_getscheduler(0) == SCHED_OTHER && !(batch && strcmp(batch, "0") == 0);
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&pool_wake, &attr);
+  pthread_condattr_destroy(&attr);
+}
+
 static napi_value init(napi_env env, napi_value exports) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, pool_init);
   napi_property_descriptor props[] = {
       {"flock", NULL, js_flock, NULL, NULL, NULL, napi_enumerable, NULL},
       {"funlock", NULL, js_funlock, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -1255,6 +1527,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"spawnDetached", NULL, js_spawn_detached, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnPiped", NULL, js_spawn_piped, NULL, NULL, NULL, napi_enumerable, NULL},
       {"spawnWithPipes", NULL, js_spawn_with_pipes, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"spawnStats", NULL, js_spawn_stats, NULL, NULL, NULL, napi_enumerable, NULL},
       {"seqpacketReader", NULL, js_seqpacket_reader, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fdReader", NULL, js_fd_reader, NULL, NULL, NULL, napi_enumerable, NULL},
       {"recvFd", NULL, js_recv_fd, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -1,8 +1,9 @@
 // A quicker go-bench for one question: N pods at once (the Go client's `run`) on isulats daemon
 // variants of V8/libuv settings, optionally containerd, and the floor (runc), interleaved; wall
-// time, daemon CPU and per-call medians. Variants: default (the daemon's own re-exec flags),
+// time, daemon CPU (and its main thread's) and per-call medians. Variants: default (the daemon's own re-exec flags),
 // nolite (those without --lite-mode), noreexec (Node's defaults), semi<MB> (another
-// --max-semi-space-size), uv<N> (UV_THREADPOOL_SIZE), before (the daemon of BENCH_BEFORE_BIN=
+// --max-semi-space-size), uv<N> (UV_THREADPOOL_SIZE), nobatch (the addon's spawn workers left
+// SCHED_OTHER: ISULATS_SPAWN_BATCH=0), before (the daemon of BENCH_BEFORE_BIN=
 // <checkout>/bin/isulats, another build, with its own settings). --prof DIR: a --cpu-prof per variant, and
 // each burst's window on the profile's clock. --strace DIR: `strace -f -T -ttt` of each isulats
 // burst (daemon threads and children) into DIR/<variant>-<N>-<i>.txt.
@@ -18,6 +19,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { signalPid } from '../../test/rig/proc.js';
+import { readFile } from 'node:fs/promises';
+
+/** CPU time of a process's main thread (the event loop's; its TID is the PID), in ms; NaN for containerd's. */
+async function mainThreadCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').catch(() => '');
+  return Number(stat.split(' ')[0]) / 1e6;
+}
 
 const opt = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(name);
@@ -53,6 +61,7 @@ const variantOpts = (v: string): { nodeArgs?: string[]; env?: Record<string, str
     return { nodeArgs: prof, env: trace, binPath: process.env.BENCH_BEFORE_BIN };
   }
   if (v.startsWith('uv')) return { nodeArgs: prof, env: { UV_THREADPOOL_SIZE: v.slice(2), ...trace } };
+  if (v === 'nobatch') return { nodeArgs: prof, env: { ISULATS_SPAWN_BATCH: '0', ...trace } };
   return { nodeArgs: prof, env: trace };
 };
 
@@ -73,8 +82,9 @@ runBenchWithRig(async (rig) => {
   const floor = await prepareFloor(join(dir, 'floor'));
   const logRoot = join(dir, 'pod-logs');
   let seq = 0;
-  const results = new Map<string, Array<{ wall: number; calls: Record<string, number>; cpu?: number }>>();
-  const add = (k: string, r: { wall: number; calls: Record<string, number>; cpu?: number }) => results.set(k, [...(results.get(k) ?? []), r]);
+  type Result = { wall: number; calls: Record<string, number>; cpu?: number; mainCpu?: number };
+  const results = new Map<string, Result[]>();
+  const add = (k: string, r: Result) => results.set(k, [...(results.get(k) ?? []), r]);
   try {
     for (const n of NS) {
       for (let i = 0; i < ITER; i++) {
@@ -85,15 +95,17 @@ runBenchWithRig(async (rig) => {
           const tag = `b${v}${n}x${seq++}`.replace(/\W/g, '');
           const stopTrace = STRACE && v !== 'containerd' ? await straceAll(d.pid, join(STRACE, `${v}-${n}-${i}.txt`)) : undefined;
           const c0 = await cpuMs(d.pid);
+          const m0 = await mainThreadCpuMs(d.pid);
           const t0 = process.hrtime.bigint() / 1000n;
           const r = await goClient<RunOutput>(['run', '-n', String(n), '-name', 'web-frontend', '-label', tag, '-log-root', logRoot, '-image', images.busybox], { endpoint: d.endpoint });
           const c1 = await cpuMs(d.pid);
+          const mainCpu = (await mainThreadCpuMs(d.pid)) - m0;
           await stopTrace?.();
           // CLOCK_MONOTONIC in µs, the clock of a .cpuprofile's startTime: the burst's window in the profile.
           if (PROF) console.error(`[bench] ${v} N=${n} window ${t0}-${process.hrtime.bigint() / 1000n} us`);
           for (const [e, c] of Object.entries(r.errors).slice(0, 2)) console.error(`  ${v} N=${n}: ${c}x ${e}`);
-          add(`${v} N=${n}`, { wall: r.wallMs, cpu: c1.self - c0.self, calls: Object.fromEntries(Object.entries(r.calls).map(([k, s]) => [k, s.median])) });
-          console.error(`[bench] ${v} N=${n}: ${r.wallMs.toFixed(0)} ms, cpu ${(c1.self - c0.self).toFixed(0)} ms, ${JSON.stringify(r.calls)}`);
+          add(`${v} N=${n}`, { wall: r.wallMs, cpu: c1.self - c0.self, mainCpu, calls: Object.fromEntries(Object.entries(r.calls).map(([k, s]) => [k, s.median])) });
+          console.error(`[bench] ${v} N=${n}: ${r.wallMs.toFixed(0)} ms, cpu ${(c1.self - c0.self).toFixed(0)} ms (main thread ${mainCpu.toFixed(0)}), ${JSON.stringify(r.calls)}`);
           await goClient(['teardown', '-label', tag], { endpoint: d.endpoint });
         }
         if (withFloor) {
@@ -108,7 +120,7 @@ runBenchWithRig(async (rig) => {
   }
   for (const [k, rs] of results) {
     const calls = Object.keys(rs[0]!.calls).map((c) => `${c} ${median(rs.map((r) => r.calls[c]!)).toFixed(0)}`).join(', ');
-    const cpu = rs[0]!.cpu === undefined ? '' : `, daemon cpu ${median(rs.map((r) => r.cpu!)).toFixed(0)} ms`;
+    const cpu = rs[0]!.cpu === undefined ? '' : `, daemon cpu ${median(rs.map((r) => r.cpu!)).toFixed(0)} ms (main thread ${median(rs.map((r) => r.mainCpu!)).toFixed(0)} ms)`;
     console.log(`${k}: wall ${median(rs.map((r) => r.wall)).toFixed(0)} ms (${rs.map((r) => r.wall.toFixed(0)).join('/')})${cpu}; ${calls}`);
   }
 });

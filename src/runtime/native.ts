@@ -23,25 +23,44 @@ interface NativeBinding {
   runProcess?(
     file: string,
     argv: string[],
-    env: string[],
+    env: string[] | null,
+    envExtra: string[] | null,
     cwd: string | null,
     input: Buffer | null,
     timeoutMs: number,
     maxOutput: number,
-    callback: (errno: number, exitCode: number, signal: number, stdout: Buffer, stderr: Buffer, timedOut: boolean, truncated: boolean) => void,
+    /** stdout/stderr undefined: nothing written. */
+    callback: (errno: number, exitCode: number, signal: number, stdout: Buffer | undefined, stderr: Buffer | undefined, timedOut: boolean, truncated: boolean) => void,
   ): void;
   /** callback(0, errno, pid, syncFd) once, then (when started) callback(1, exitCode, signal). */
-  spawnDetached?(file: string, argv: string[], env: string[], cwd: string | null, withSyncPipe: boolean, callback: SpawnCallback): void;
+  spawnDetached?(file: string, argv: string[], env: string[] | null, envExtra: string[] | null, cwd: string | null, withSyncPipe: boolean, callback: SpawnCallback): void;
   /** callback(0, errno, pid, -1, stdinFd, stdoutFd, stderrFd) once, then (when started) callback(1, exitCode, signal). */
-  spawnPiped?(file: string, argv: string[], env: string[], cwd: string | null, callback: SpawnCallback): void;
+  spawnPiped?(file: string, argv: string[], env: string[] | null, envExtra: string[] | null, cwd: string | null, callback: SpawnCallback): void;
   /** callback(0, errno, pid, -1, fd3, fd4, fd5) (our ends, -1 past count) once, then (when started) callback(1, exitCode, signal). */
-  spawnWithPipes?(file: string, argv: string[], env: string[], cwd: string | null, count: number, callback: SpawnCallback): void;
+  spawnWithPipes?(file: string, argv: string[], env: string[] | null, envExtra: string[] | null, cwd: string | null, count: number, callback: SpawnCallback): void;
+  spawnStats?(): SpawnStats;
   seqpacketReader?(path: string, callback: SeqpacketCallback): void;
   fdReader?(fd: number, callback: SeqpacketCallback): void;
   recvFd?(socketFd: number): number;
   setWinsize?(fd: number, rows: number, cols: number): void;
   shutdown?(fd: number, how: number): void;
   mallocTrim?(): boolean;
+}
+
+/** The spawn workers (native/isulats.c): made so far, and waiting for a job now. */
+export interface SpawnStats {
+  workers: number;
+  idle: number;
+}
+
+/**
+ * A child's environment for the addon: `env` as "NAME=value" strings, or null for this process's
+ * own (read by the addon from environ, which process.env reads and writes), then each of `extra`
+ * replacing the entry of its name in place or appended, as `{ ...env, ...extra }` orders them.
+ */
+export interface NativeEnv {
+  env: string[] | null;
+  extra: string[] | null;
 }
 
 /** kind 0: connected (fd, ctlFd) or not (errno); 1: a message (data); 2: the end (errno on a read error). */
@@ -188,24 +207,29 @@ export function execve(path: string, argv: string[], env: string[]): never {
   return load().execve(path, argv, env);
 }
 
+/** Whether the spawn bindings take a NativeEnv (env, extra): built together with spawnStats. */
+function takesNativeEnv(): boolean {
+  return typeof load().spawnStats === 'function';
+}
+
 /** Whether runProcess can be used: the addon is built and new enough to have it. */
 export function hasRunProcess(): boolean {
   try {
-    return typeof load().runProcess === 'function';
+    return typeof load().runProcess === 'function' && takesNativeEnv();
   } catch {
     return false;
   }
 }
 
 /**
- * Runs `file` to completion from a thread of the addon (posix_spawn, no fork of this process,
- * never blocking the event loop): PATH is searched in `env`, stdin gets `input` then EOF,
+ * Runs `file` to completion from a worker thread of the addon (posix_spawn, no fork of this
+ * process, never blocking the event loop): PATH is searched in `env`, stdin gets `input` then EOF,
  * SIGKILL after `timeoutMs` (< 0: never), at most `maxOutput` bytes kept per stream.
  */
 export function runProcess(
   file: string,
   argv: string[],
-  env: string[],
+  env: NativeEnv,
   cwd: string | null,
   input: Buffer | null,
   timeoutMs: number,
@@ -215,8 +239,8 @@ export function runProcess(
   if (!run) return Promise.reject(internal('isulats native addon has no runProcess: rebuild it with `node scripts/build-native.mjs`'));
   return new Promise((resolve, reject) => {
     try {
-      run(file, argv, env, cwd, input, timeoutMs, maxOutput, (errno, exitCode, signal, stdout, stderr, timedOut, truncated) =>
-        resolve({ errno, exitCode, signal, stdout, stderr, timedOut, truncated }),
+      run(file, argv, env.env, env.extra, cwd, input, timeoutMs, maxOutput, (errno, exitCode, signal, stdout, stderr, timedOut, truncated) =>
+        resolve({ errno, exitCode, signal, stdout: stdout ?? Buffer.alloc(0), stderr: stderr ?? Buffer.alloc(0), timedOut, truncated }),
       );
     } catch (e) {
       reject(e);
@@ -227,28 +251,28 @@ export function runProcess(
 /** Whether spawnDetached can be used: the addon is built and new enough to have it. */
 export function hasSpawnDetached(): boolean {
   try {
-    return typeof load().spawnDetached === 'function';
+    return typeof load().spawnDetached === 'function' && takesNativeEnv();
   } catch {
     return false;
   }
 }
 
 /**
- * Starts `file` from a thread of the addon (posix_spawn, no fork of this process) in a session of
+ * Starts `file` from a worker thread of the addon (posix_spawn, no fork of this process) in a session of
  * its own, stdin/stdout/stderr on /dev/null and, when `withSyncPipe`, the write end of a pipe as
  * its fd 3. Resolves once it has started (or failed to: `errno`); `exited` follows its exit
  * (the direct child's only: what it leaves running is not waited for).
  */
-export function spawnDetached(file: string, argv: string[], env: string[], cwd: string | null, withSyncPipe: boolean): Promise<NativeDetached> {
+export function spawnDetached(file: string, argv: string[], env: NativeEnv, cwd: string | null, withSyncPipe: boolean): Promise<NativeDetached> {
   const spawn = load().spawnDetached;
   if (!spawn) return Promise.reject(internal('isulats native addon has no spawnDetached: rebuild it with `node scripts/build-native.mjs`'));
-  return started((callback) => spawn(file, argv, env, cwd, withSyncPipe, callback));
+  return started((callback) => spawn(file, argv, env.env, env.extra, cwd, withSyncPipe, callback));
 }
 
 /** Whether spawnPiped can be used: the addon is built and new enough to have it. */
 export function hasSpawnPiped(): boolean {
   try {
-    return typeof load().spawnPiped === 'function';
+    return typeof load().spawnPiped === 'function' && takesNativeEnv();
   } catch {
     return false;
   }
@@ -259,16 +283,16 @@ export function hasSpawnPiped(): boolean {
  * are our ends (the caller owns them). For processes that stream (exec sessions' runc exec)
  * without a fork of this process on the event loop.
  */
-export function spawnPiped(file: string, argv: string[], env: string[], cwd: string | null): Promise<NativeDetached> {
+export function spawnPiped(file: string, argv: string[], env: NativeEnv, cwd: string | null): Promise<NativeDetached> {
   const spawn = load().spawnPiped;
   if (!spawn) return Promise.reject(internal('isulats native addon has no spawnPiped: rebuild it with `node scripts/build-native.mjs`'));
-  return started((callback) => spawn(file, argv, env, cwd, callback));
+  return started((callback) => spawn(file, argv, env.env, env.extra, cwd, callback));
 }
 
 /** Whether spawnWithPipes can be used: the addon is built and new enough to have it. */
 export function hasSpawnWithPipes(): boolean {
   try {
-    return typeof load().spawnWithPipes === 'function';
+    return typeof load().spawnWithPipes === 'function' && takesNativeEnv();
   } catch {
     return false;
   }
@@ -279,10 +303,19 @@ export function hasSpawnWithPipes(): boolean {
  * pairs on the child's fds 3, 4, 5: `stdioFds` are our ends (the caller owns them), -1 past
  * `count`. For conmon's exec handshake pipes without a fork of this process.
  */
-export function spawnWithPipes(file: string, argv: string[], env: string[], cwd: string | null, count: 1 | 2 | 3): Promise<NativeDetached> {
+export function spawnWithPipes(file: string, argv: string[], env: NativeEnv, cwd: string | null, count: 1 | 2 | 3): Promise<NativeDetached> {
   const spawn = load().spawnWithPipes;
   if (!spawn) return Promise.reject(internal('isulats native addon has no spawnWithPipes: rebuild it with `node scripts/build-native.mjs`'));
-  return started((callback) => spawn(file, argv, env, cwd, count, callback));
+  return started((callback) => spawn(file, argv, env.env, env.extra, cwd, count, callback));
+}
+
+/** The addon's spawn workers, or undefined when the addon is missing or older than this binding. */
+export function spawnStats(): SpawnStats | undefined {
+  try {
+    return load().spawnStats?.();
+  } catch {
+    return undefined;
+  }
 }
 
 function started(start: (callback: SpawnCallback) => void): Promise<NativeDetached> {

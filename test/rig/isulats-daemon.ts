@@ -118,6 +118,8 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
     if (parentPid) signalPid(parentPid, 'SIGKILL');
     parentPid = 0;
   };
+  // Another build's daemon (binPath) loads that build's addon: the bindings' arguments change between builds.
+  const nativeAddon = opts.binPath ? join(dirname(dirname(opts.binPath)), 'build/Release/isulats.node') : process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node');
   const start = async (startOpts: DaemonStartOptions = {}): Promise<void> => {
     const argv = launcher === 'source'
       ? [await sourceBundle(), '--config-file', paths.configPath]
@@ -130,12 +132,12 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
       ? spawn('sh', ['-c', '"$@" & echo $! > "$IST_CHILD_PID"; exec sleep 3600', 'sh', ...command], {
         cwd: REPO_ROOT,
         stdio: ['ignore', logFd, logFd],
-        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env, ...startOpts.env, IST_CHILD_PID: childPidFile },
+        env: { ...process.env, ISULATS_NATIVE: nativeAddon, ...opts.env, ...startOpts.env, IST_CHILD_PID: childPidFile },
       })
       : spawn(command[0]!, command.slice(1), {
         cwd: REPO_ROOT,
         stdio: ['ignore', logFd, logFd],
-        env: { ...process.env, ISULATS_NATIVE: process.env.ISULATS_NATIVE ?? join(REPO_ROOT, 'build/Release/isulats.node'), ...opts.env, ...startOpts.env },
+        env: { ...process.env, ISULATS_NATIVE: nativeAddon, ...opts.env, ...startOpts.env },
       });
     closeSync(logFd);
     child.unref();

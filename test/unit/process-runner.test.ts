@@ -5,8 +5,8 @@ import { chmod, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRunProcess, hasSpawnDetached, hasSpawnWithPipes } from '../../src/runtime/native.js';
-import { childProcessSpawns, nativeDetachedEnabled, nativeSpawnEnabled, nativeWithPipesEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
+import { hasRunProcess, hasSpawnDetached, hasSpawnPiped, hasSpawnWithPipes, spawnStats } from '../../src/runtime/native.js';
+import { childProcessSpawns, nativeDetachedEnabled, nativePipedEnabled, nativeSpawnEnabled, nativeWithPipesEnabled, ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
 const PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
@@ -196,7 +196,9 @@ describe.each([
     expect(await zombies()).toEqual([]);
   }, 120_000);
 
-  it(path === 'native' ? 'waits on a thread of its own, not on the event loop' : 'waits on the event loop', async () => {
+  it(path === 'native' ? 'waits on worker threads of its own, not on the event loop' : 'waits on the event loop', async () => {
+    // Idle spawn workers from earlier tests first exit, so that every worker counted below is new.
+    await idleWorkersGone();
     const before = await threads();
     const runs = Promise.all(Array.from({ length: 5 }, () => runner.run({ cmd: 'sleep', args: ['1'] })));
     await new Promise((r) => setTimeout(r, 200));
@@ -204,15 +206,78 @@ describe.each([
     await runs;
     if (path === 'native') expect(during - before).toBeGreaterThanOrEqual(5);
     else expect(during - before).toBeLessThan(5);
-    // Detached threads exit with their run (a moment after handing over the result).
-    let after = await threads();
-    for (let i = 0; i < 40 && after > before; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      after = await threads();
-    }
-    expect(after).toBeLessThanOrEqual(before);
+    // Idle workers exit a while after their last job.
+    await idleWorkersGone();
+    expect(await threads()).toBeLessThanOrEqual(before);
   }, 30_000);
+
+  it('never queues a child behind running ones: 40 one-second children at once end in about a second', async () => {
+    const started = Date.now();
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => runner.run({ cmd: 'sh', args: ['-c', `sleep 1; exit ${i % 3}`] })));
+    results.forEach((r, i) => expect(r.code).toBe(i % 3));
+    expect(Date.now() - started).toBeLessThan(6000);
+  }, 30_000);
+
+  it.runIf(path === 'native')('reuses spawn workers for later children instead of a thread per child', async () => {
+    const before = spawnStats()!.workers;
+    for (let round = 0; round < 10; round++) {
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => runner.run({ cmd: 'sh', args: ['-c', `echo ${round}.${i}`] })));
+      results.forEach((r, i) => expect(r.stdout.toString()).toBe(`${round}.${i}\n`));
+      await new Promise((r) => setTimeout(r, 50)); // the workers are back waiting for a job
+    }
+    // 50 children; at most 5 run at once, so 5 workers would do (slack for a worker still finishing).
+    expect(spawnStats()!.workers - before).toBeLessThanOrEqual(10);
+  }, 30_000);
+
+  it.runIf(path === 'native')('runs children under this process scheduling policy while the workers run SCHED_BATCH', async () => {
+    const policyOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+    expect(policyOf(await readFile('/proc/self/stat', 'utf8'))).toBe(0); // SCHED_OTHER
+    const sleeping = runner.run({ cmd: 'sleep', args: ['0.5'] });
+    await new Promise((r) => setTimeout(r, 200));
+    const policies = await Promise.all((await readdir('/proc/self/task')).map(async (t) => policyOf(await readFile(`/proc/self/task/${t}/stat`, 'utf8').catch(() => ')'))));
+    await sleeping;
+    expect(policies).toContain(3); // SCHED_BATCH: the worker waiting on sleep
+    expect(policyOf((await runner.run({ cmd: 'cat', args: ['/proc/self/stat'] })).stdout.toString())).toBe(0);
+    const file = join(tmp.dir, 'policy');
+    await runner.runDetached({ cmd: 'sh', args: ['-c', `cat /proc/self/stat > ${file}`] });
+    expect(policyOf(await readFile(file, 'utf8'))).toBe(0);
+  });
+
+  it('passes this process environment as it is at each call, and extraEnv over it', async () => {
+    const envOf = async (req: { env?: NodeJS.ProcessEnv; extraEnv?: Record<string, string> }) =>
+      (await runner.run({ cmd: 'env', args: ['-0'], ...req })).stdout.toString().split('\0').slice(0, -1);
+    const live = 'ISULATS_T_LIVE_ENV';
+    try {
+      process.env[live] = 'one';
+      expect(await envOf({})).toEqual(ownEnv());
+      expect(await envOf({})).toContain(`${live}=one`);
+      process.env[live] = 'two\nlines';
+      expect(await envOf({})).toContain(`${live}=two\nlines`);
+      expect(await envOf({ env: process.env })).toEqual(ownEnv());
+      delete process.env[live];
+      expect((await envOf({})).some((e) => e.startsWith(`${live}=`))).toBe(false);
+      // Replaced in place, added at the end, like { ...process.env, ...extraEnv }.
+      const extraEnv = { HOME: '/isulats-t-home', [live]: 'extra' };
+      expect(await envOf({ extraEnv })).toEqual(ownEnv(extraEnv));
+      expect(await envOf({ env: { A: '1', PATH, HOME: '/h' }, extraEnv })).toEqual(['A=1', `PATH=${PATH}`, 'HOME=/isulats-t-home', `${live}=extra`]);
+      expect(await envOf({ env: {} })).toEqual([]);
+    } finally {
+      delete process.env[live];
+    }
+  });
 });
+
+/** This process's environment (then `extra` over it) in the order a child gets it. */
+function ownEnv(extra: Record<string, string> = {}): string[] {
+  return Object.entries({ ...process.env, ...extra }).map(([k, v]) => `${k}=${v}`);
+}
+
+/** Waits (bounded) until the addon's idle spawn workers have exited. */
+async function idleWorkersGone(): Promise<void> {
+  for (let i = 0; i < 100 && (spawnStats()?.idle ?? 0) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(spawnStats()?.idle ?? 0).toBe(0);
+  await new Promise((r) => setTimeout(r, 50)); // the last one's exit, after it stopped counting itself
+}
 
 /** Fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, ...]. */
 async function procStat(pid: number | 'self'): Promise<string[]> {
@@ -288,6 +353,14 @@ describe.each([
     const env = join(tmp.dir, 'env');
     expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `env > ${env}`], env: { ISULATS_T: 'x', PATH }, cwd: tmp.dir })).toEqual({ code: 0 });
     expect((await readFile(env, 'utf8')).split('\n')).toContain('ISULATS_T=x');
+    // extraEnv over this process's environment, as it is now.
+    process.env.ISULATS_T_LIVE = 'now';
+    try {
+      expect(await runner.runDetached({ cmd: 'sh', args: ['-c', `env > ${env}`], extraEnv: { ISULATS_T: 'y' } })).toEqual({ code: 0 });
+    } finally {
+      delete process.env.ISULATS_T_LIVE;
+    }
+    expect((await readFile(env, 'utf8')).split('\n')).toEqual(expect.arrayContaining(['ISULATS_T=y', 'ISULATS_T_LIVE=now', `PATH=${process.env.PATH}`]));
   });
 
   it('starts the child in a session of its own, stdio on /dev/null, default signals', async () => {
@@ -421,13 +494,13 @@ describe.each([
 
   it('connects fds 3, 4 and 5 both ways, in a session of its own with stdio on /dev/null', async () => {
     // Like conmon's exec handshake: write on 3, read a start byte from 4, write on 5.
-    const script = 'echo sync >&3; read -r go <&4; echo "attach $go $(readlink /proc/$$/fd/0) $(cut -d" " -f6 /proc/$$/stat)" >&5; exit 6';
-    const p = await runner.spawnWithPipes({ cmd: 'sh', args: ['-c', script] }, 3);
+    const script = 'echo sync >&3; read -r go <&4; echo "attach $go $(readlink /proc/$$/fd/0) $(cut -d" " -f6 /proc/$$/stat) $ISULATS_T" >&5; exit 6';
+    const p = await runner.spawnWithPipes({ cmd: 'sh', args: ['-c', script], extraEnv: { ISULATS_T: 'pipes' } }, 3);
     try {
       expect(p.pipes).toHaveLength(3);
       expect(await readUntil(p.pipes[0]!, /\n/)).toBe('sync\n');
       p.pipes[1]!.write('ok\n');
-      expect(await readUntil(p.pipes[2]!, /\n/)).toBe(`attach ok /dev/null ${p.pid}\n`);
+      expect(await readUntil(p.pipes[2]!, /\n/)).toBe(`attach ok /dev/null ${p.pid} pipes\n`);
       expect(await p.exited).toEqual({ code: 6 });
     } finally {
       p.pipes.forEach((s) => s.destroy());
@@ -451,6 +524,53 @@ describe.each([
       }),
     );
     runs.forEach((t, i) => expect(t).toBe(`${i}\n`));
+    await settle();
+    expect(await openFds()).toBe(fdsBefore);
+    expect(await zombies()).toEqual([]);
+  }, 60_000);
+});
+
+describe.each([
+  ['native', '1'],
+  ['node', '0'],
+])('ProcessRunner.spawnPiped through %s spawning', (path, flag) => {
+  const runner = new ProcessRunner();
+  useSpawnPath(flag, 'ist-prpi-');
+
+  it('takes the path under test', () => {
+    if (path === 'native') expect(hasSpawnPiped()).toBe(true);
+    expect(nativePipedEnabled()).toBe(path === 'native');
+  });
+
+  it('streams stdin, stdout and stderr while the child runs, in our session, with extraEnv', async () => {
+    const script = 'read -r line; echo "out $line $ISULATS_T $(cut -d" " -f6 /proc/$$/stat)"; echo err >&2; exit 5';
+    const p = await runner.spawnPiped({ cmd: 'sh', args: ['-c', script], extraEnv: { ISULATS_T: 'piped' } });
+    const out = readUntil(p.stdout, /\n/);
+    const err = readUntil(p.stderr, /\n/);
+    p.stdin.end('hello\n');
+    expect(await out).toBe(`out hello piped ${(await procStat('self'))[3]}\n`);
+    expect(await err).toBe('err\n');
+    expect(await p.exited).toEqual({ code: 5 });
+    p.stdout.destroy();
+    p.stderr.destroy();
+  });
+
+  it('rejects like spawn when the binary cannot be run, and leaves no fd or zombie', async () => {
+    await settle();
+    const fdsBefore = await openFds();
+    await expect(runner.spawnPiped({ cmd: 'isulats-no-such-binary', args: [] })).rejects.toMatchObject({ code: 'ENOENT', message: 'spawn isulats-no-such-binary ENOENT' });
+    const outputs = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const p = await runner.spawnPiped({ cmd: 'sh', args: ['-c', `echo ${i}; exit ${i % 4}`] });
+        p.stdin.end();
+        const text = await readUntil(p.stdout, /\n/);
+        const exit = await p.exited;
+        p.stdout.destroy();
+        p.stderr.destroy();
+        return { text, exit };
+      }),
+    );
+    outputs.forEach((o, i) => expect(o).toEqual({ text: `${i}\n`, exit: { code: i % 4 } }));
     await settle();
     expect(await openFds()).toBe(fdsBefore);
     expect(await zombies()).toEqual([]);

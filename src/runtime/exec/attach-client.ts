@@ -126,8 +126,10 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
     sock.on('close', () => finish());
     sock.on('error', (error) => {
       // conmon exiting (its container killed) with our stdin unread in its socket resets the
-      // connection: the stream has ended, as for a container that exits by itself.
-      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') finish();
+      // connection: the stream has ended, as for a container that exits by itself. Which of the
+      // two we see first is a race: the reader's ECONNRESET, or EPIPE from our next stdin write.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ECONNRESET' || code === 'EPIPE') finish();
       else finish(unavailable(`attach socket ${opts.socketPath}: ${error.message}`, error));
     });
     // The client's streams, once they are open (a session may connect before: see StreamIO.opened).

@@ -85,7 +85,7 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
       {
         cmd: o.conmon,
         args,
-        env: { ...process.env, _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
+        extraEnv: { _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
       },
       3,
     );

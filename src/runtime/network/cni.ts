@@ -45,8 +45,6 @@ export interface CniOptions {
 export class CniManager {
   readonly confDir: string;
   readonly binDirs: string[];
-  /** process.env copied once: spreading it reads every variable through V8's interceptor, per plugin run. */
-  private baseEnv?: Record<string, string | undefined>;
 
   constructor(private readonly opts: CniOptions) {
     this.confDir = opts.confDir ?? DEFAULT_CNI_CONF_DIR;
@@ -96,9 +94,9 @@ export class CniManager {
     const plugin = list.plugins[index]!;
     const path = this.pluginPath(plugin.type);
     const cniArgs = Object.entries({ IgnoreUnknown: '1', ...att.args }).map(([k, v]) => `${k}=${v}`).join(';');
-    this.baseEnv ??= { ...process.env };
-    const env = {
-      ...this.baseEnv,
+    // Over this process's environment, which the runner's addon reads without JavaScript (spreading
+    // process.env reads every variable through V8's interceptor).
+    const extraEnv = {
       CNI_COMMAND: command,
       CNI_CONTAINERID: att.containerId,
       CNI_NETNS: att.netnsPath,
@@ -109,7 +107,7 @@ export class CniManager {
     const result = await this.opts.runner.run({
       cmd: path,
       args: [],
-      env,
+      extraEnv,
       input: JSON.stringify(pluginStdin(list, plugin, att.runtimeConfig, prev)),
       timeoutMs: this.opts.timeoutMs ?? 60_000,
     });

@@ -18,7 +18,7 @@ export interface SyncMessage {
 export async function startConmon(runner: ProcessRunner, conmon: string, args: string[], timeoutMs: number, debug?: (message: string) => void): Promise<number> {
   // Spawned detached with stdio on /dev/null and the sync pipe as fd 3. Only the first line
   // counts: the daemonized conmon keeps fd 3 open while the container runs (no EOF to wait for).
-  const { sync } = await runner.spawnWithSyncPipe({ cmd: conmon, args, env: { ...process.env, _OCI_SYNCPIPE: '3' } });
+  const { sync } = await runner.spawnWithSyncPipe({ cmd: conmon, args, extraEnv: { _OCI_SYNCPIPE: '3' } });
   try {
     const msg = await readSyncMessage(sync, timeoutMs);
     if (msg.data < 0) {

@@ -4,9 +4,11 @@
 // (Layer decompression's `zstd` is a stream stage of the pull, started there.)
 //
 // run()/check() (run to completion) go through the native addon's runProcess when
-// it is built: posix_spawn from a thread of its own, so the daemon's event loop is
-// never held while a ~70 MB Node process is forked (child_process.spawn does that,
+// it is built: posix_spawn from one of the addon's worker threads, so the daemon's event loop
+// is never held while a ~70 MB Node process is forked (child_process.spawn does that,
 // synchronously, for every process). ISULATS_NATIVE_SPAWN=0 forces child_process.
+// A child that gets this process's environment (no `env`, or `extraEnv` over it) has it read
+// by the addon from environ, never enumerated here.
 // runDetached()/spawnWithSyncPipe() (processes that outlive their start: the pause
 // container's `runc run -d`, conmon) take the addon's spawnDetached the same way.
 // spawnPiped() (exec sessions' runc exec) takes the addon's spawnPiped the same way.
@@ -25,6 +27,7 @@ import {
   hasSpawnWithPipes,
   runProcess,
   spawnDetached,
+  type NativeEnv,
   spawnPiped,
   spawnWithPipes,
   type NativeExit,
@@ -34,7 +37,10 @@ import { timerDelay } from '../../util/timer-delay.js';
 export interface RunRequest {
   cmd: string;
   args: string[];
+  /** The child's whole environment; this process's when unset. */
   env?: NodeJS.ProcessEnv;
+  /** Added to `env` (or this process's environment), replacing variables of the same name. */
+  extraEnv?: Record<string, string>;
   input?: string | Buffer;
   cwd?: string;
   /** Killed (SIGKILL, by PID) after this long; the result then has timedOut set. */
@@ -56,7 +62,10 @@ export interface RunResult {
 export interface DetachedRequest {
   cmd: string;
   args: string[];
+  /** The child's whole environment; this process's when unset. */
   env?: NodeJS.ProcessEnv;
+  /** Added to `env` (or this process's environment), replacing variables of the same name. */
+  extraEnv?: Record<string, string>;
   cwd?: string;
 }
 
@@ -119,7 +128,7 @@ export class ProcessRunner {
       return runNative(req);
     }
     const child = await this.spawn(req.cmd, req.args, {
-      env: req.env ?? process.env,
+      env: nodeEnv(req),
       cwd: req.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -137,7 +146,7 @@ export class ProcessRunner {
       const child = await spawnDetachedNative(req, false);
       return exitResult(await child.exited);
     }
-    const child = spawn(req.cmd, req.args, { env: req.env ?? process.env, cwd: req.cwd, stdio: 'ignore', detached: true });
+    const child = spawn(req.cmd, req.args, { env: nodeEnv(req), cwd: req.cwd, stdio: 'ignore', detached: true });
     return new Promise<ExitResult>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (code, signal) => resolve(nodeExit(code, signal)));
@@ -175,7 +184,7 @@ export class ProcessRunner {
   async spawnPiped(req: DetachedRequest): Promise<PipedProcess> {
     for (const hook of this.hooks) await hook(req.cmd, req.args);
     if (nativePipedEnabled() && nodeWouldAccept(req)) {
-      const child = await spawnPiped(req.cmd, [req.cmd, ...req.args], envArray(req.env ?? process.env), req.cwd ?? null);
+      const child = await spawnPiped(req.cmd, [req.cmd, ...req.args], nativeEnv(req), req.cwd ?? null);
       if (child.errno) throw spawnError(req, child.errno);
       const [stdinFd, stdoutFd, stderrFd] = child.stdioFds;
       // libuv opens pipe fds as stream handles (uv_pipe_open), non-blocking.
@@ -187,7 +196,7 @@ export class ProcessRunner {
         exited: child.exited.then(exitResult),
       };
     }
-    const child = spawn(req.cmd, req.args, { env: req.env ?? process.env, cwd: req.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(req.cmd, req.args, { env: nodeEnv(req), cwd: req.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<ExitResult>((resolve) => child.once('exit', (code, signal) => resolve(nodeExit(code, signal))));
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
@@ -205,7 +214,7 @@ export class ProcessRunner {
   async spawnWithPipes(req: DetachedRequest, count: 1 | 2 | 3): Promise<ExtraPipesProcess> {
     for (const hook of this.hooks) await hook(req.cmd, req.args);
     if (nativeWithPipesEnabled() && nodeWouldAccept(req)) {
-      const child = await spawnWithPipes(req.cmd, [req.cmd, ...req.args], envArray(req.env ?? process.env), req.cwd ?? null, count);
+      const child = await spawnWithPipes(req.cmd, [req.cmd, ...req.args], nativeEnv(req), req.cwd ?? null, count);
       if (child.errno) throw spawnError(req, child.errno);
       const fds = child.stdioFds.slice(0, count);
       const pipes: Socket[] = [];
@@ -287,7 +296,7 @@ function nodeWouldAccept(req: { cmd: string; args: string[]; cwd?: string }): bo
 }
 
 /** The environment as execve wants it, in the order Node would pass it. */
-function envArray(env: NodeJS.ProcessEnv): string[] {
+function envArray(env: Readonly<Record<string, string | undefined>>): string[] {
   const out: string[] = [];
   for (const key in env) {
     const value = env[key];
@@ -296,12 +305,28 @@ function envArray(env: NodeJS.ProcessEnv): string[] {
   return out;
 }
 
+/**
+ * The child's environment for the addon. This process's own is read by the addon from environ:
+ * process.env is backed by it, and enumerating it here (a getenv per variable) cost ~0.1 ms of the
+ * event loop per child.
+ */
+function nativeEnv(req: { env?: NodeJS.ProcessEnv; extraEnv?: Record<string, string> }): NativeEnv {
+  const own = req.env === undefined || req.env === process.env;
+  return { env: own ? null : envArray(req.env!), extra: req.extraEnv ? envArray(req.extraEnv) : null };
+}
+
+/** The child's environment for child_process. */
+function nodeEnv(req: { env?: NodeJS.ProcessEnv; extraEnv?: Record<string, string> }): NodeJS.ProcessEnv {
+  const env = req.env ?? process.env;
+  return req.extraEnv ? { ...env, ...req.extraEnv } : env;
+}
+
 async function runNative(req: RunRequest): Promise<RunResult> {
   const input = req.input === undefined ? null : typeof req.input === 'string' ? Buffer.from(req.input) : req.input;
   const r = await runProcess(
     req.cmd,
     [req.cmd, ...req.args],
-    envArray(req.env ?? process.env),
+    nativeEnv(req),
     req.cwd ?? null,
     input,
     // The addon counts in int64 ms: keep the double it converts exact.
@@ -329,7 +354,7 @@ function spawnError(req: { cmd: string; args: string[] }, errno: number): Error 
 }
 
 async function spawnDetachedNative(req: DetachedRequest, withSyncPipe: boolean) {
-  const child = await spawnDetached(req.cmd, [req.cmd, ...req.args], envArray(req.env ?? process.env), req.cwd ?? null, withSyncPipe);
+  const child = await spawnDetached(req.cmd, [req.cmd, ...req.args], nativeEnv(req), req.cwd ?? null, withSyncPipe);
   if (child.errno) throw spawnError(req, child.errno);
   return child;
 }
@@ -419,7 +444,7 @@ function signalName(n: number): NodeJS.Signals | undefined {
 async function spawnDetachedWithPipes(req: DetachedRequest, count: number): Promise<ExtraPipesProcess> {
   const extra = Array.from({ length: count }, () => 'pipe' as const);
   const child = spawn(req.cmd, req.args, {
-    env: req.env ?? process.env,
+    env: nodeEnv(req),
     cwd: req.cwd,
     stdio: ['ignore', 'ignore', 'ignore', ...extra],
     detached: true,
