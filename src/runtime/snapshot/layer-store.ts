@@ -157,7 +157,7 @@ export class LayerStore {
 }
 
 /**
- * Deletes a renamed-away snapshot tree with `rm -rf`, started from the addon's spawn thread: the
+ * Deletes a renamed-away snapshot tree with `rm -rf`, started from one of the addon's worker threads: the
  * daemon then does no work per file (a layer has hundreds to tens of thousands, each ~60 µs of
  * event loop through Node's fs), and sends the thread pool nothing. Node's recursive rm sent it one
  * call per entry at once, and the next calls' own reads and writes (often the pull of the image just
@@ -165,8 +165,8 @@ export class LayerStore {
  */
 async function deleteSnapshotFiles(path: string): Promise<void> {
   if (hasRunProcess()) {
-    const env = [`PATH=${process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin'}`, 'LC_ALL=C'];
-    const out = await runProcess('rm', ['rm', '-rf', '--one-file-system', '--', path], env, null, null, -1, 4096).catch(() => undefined);
+    // This process's environment (PATH finds rm), read by the addon; C locale for its messages.
+    const out = await runProcess('rm', ['rm', '-rf', '--one-file-system', '--', path], { env: null, extra: ['LC_ALL=C'] }, null, null, -1, 4096).catch(() => undefined);
     if (out && out.errno === 0 && out.exitCode === 0) return;
   }
   await deleteLater(path);
