@@ -80,6 +80,7 @@ export function engineOptions(cfg: DaemonConfig, log?: EngineLog, mode: 'daemon'
           enableExternalConnections: !cfg.nri.disableConnections,
         }
       : undefined,
+    watchExits: mode === 'daemon',
     warn: log && ((m) => log.warn(m)),
     info: log && ((m) => log.info(m)),
   };

@@ -32,6 +32,7 @@ import { applyResourceUpdate } from './container/resource-update.js';
 import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
+import { watchExitFiles, type ExitWatch } from './container/exit-watch.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
@@ -49,6 +50,7 @@ export const ENGINE_VERSION = '0.1.0';
 export class Engine implements RuntimeApi, ImageApi {
   readonly sandbox: SandboxService;
   readonly container: ContainerService;
+  private exitWatch?: ExitWatch;
 
   private constructor(readonly ctx: EngineContext) {
     this.container = new ContainerService(ctx);
@@ -106,6 +108,7 @@ export class Engine implements RuntimeApi, ImageApi {
     };
     const engine = new Engine(ctx);
     await engine.recover();
+    if (options.watchExits) await engine.watchExits();
     if (options.nri?.enabled) {
       // Loaded only when NRI is on: a daemon without it never runs the adaptation, ttrpc or mux code.
       const { EngineNri } = await import('./nri/engine-nri.js');
@@ -177,7 +180,28 @@ export class Engine implements RuntimeApi, ImageApi {
     await this.ctx.oci.sweep();
   }
 
+  /**
+   * Releases each container as its init exits (daemon mode; see exit-watch.ts), and first those
+   * that exited while no daemon ran, or whose release a killed daemon left unfinished.
+   */
+  private async watchExits(): Promise<void> {
+    const onExit = async (id: string) => {
+      // An init that exits at once is seen while StartContainer still holds the container's lock
+      // (its record says CREATED until then): read the record once the lock is free.
+      await this.ctx.containers.withLockIfPresent(id, async () => undefined);
+      const record = await this.ctx.containers.get(id);
+      if (record?.state === 'CONTAINER_RUNNING') await this.container.refresh(record);
+    };
+    this.exitWatch = watchExitFiles(this.ctx.paths.exitDir, onExit, (id, e) => this.ctx.warn(`container ${id}: release after its exit: ${e.message}`));
+    for (const r of await this.ctx.containers.list()) {
+      if (r.creating) continue;
+      const settled = r.state === 'CONTAINER_RUNNING' ? this.container.refresh(r) : r.state === 'CONTAINER_EXITED' ? this.container.releaseLeftover(r.id) : undefined;
+      await settled?.catch((e: Error) => this.ctx.warn(`container ${r.id}: release after its exit: ${e.message}`));
+    }
+  }
+
   async close(): Promise<void> {
+    this.exitWatch?.close();
     await this.ctx.nri?.stop();
     await this.ctx.images.close();
     await drainTrash();

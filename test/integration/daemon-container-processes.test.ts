@@ -1,9 +1,9 @@
 // The processes each container call spawns in `isulats daemon`, grandchildren included, counted
 // with strace on real runc and conmon: StartContainer is conmon, `runc create` (and its
 // `runc init`) and `runc start`; StopContainer is one `runc kill` and one `runc delete` (the
-// wait for the exit reads conmon's exit file: no `runc state` polls); RemoveContainer of a
-// stopped container spawns nothing, and of one that exited by itself only `runc delete` (needed:
-// runc's state dir is still there, and its delete removes the cgroup and kills what the init left).
+// wait for the exit reads conmon's exit file: no `runc state` polls); a container that exits by
+// itself costs the same `runc delete`, run by the daemon as it sees conmon's exit file (it
+// removes the cgroup and kills what the init left), so RemoveContainer spawns nothing either way.
 // containerd 1.6 spends 6 processes per StopContainer (3 runc kill, 2 runc delete, a shim delete).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -89,12 +89,14 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
       await call('RemoveContainer (2, stopped)', 'RemoveContainer', { containerId: ids.killed });
 
       ids.exits = await create('CreateContainer (3)', container('exits', ['sh', '-c', 'exit 3']));
-      await call('StartContainer (3)', 'StartContainer', { containerId: ids.exits });
-      windows.push({ label: 'ContainerStatus (until exited)', start: Date.now() });
+      // Its init exits at once: the daemon releases it as it sees the exit, during the call or just after.
+      await call('StartContainer (3), then its exit', 'StartContainer', { containerId: ids.exits });
       const exited = await waitFor(async () => {
         const s = await status(ids.exits!);
         return s.state === 'CONTAINER_EXITED' && s;
       }, { timeoutMs: 10_000, intervalMs: 50, what: 'container exiting by itself' });
+      // EXITED is reported once the daemon has released the container (its runc delete is done).
+      expect(existsSync(join(daemon.state, 'runc', ids.exits))).toBe(false);
       await call('RemoveContainer (exited by itself)', 'RemoveContainer', { containerId: ids.exits });
 
       ids.running = await create('CreateContainer (4)', container('running', ['sleep', '3600']));
@@ -133,9 +135,8 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
       'StopContainer (timeout 0)': stop,
       'RemoveContainer (2, stopped)': [],
       'CreateContainer (3)': [],
-      'StartContainer (3)': start,
-      'ContainerStatus (until exited)': [],
-      'RemoveContainer (exited by itself)': ['runc delete'],
+      'StartContainer (3), then its exit': [...start, 'runc delete'].sort(),
+      'RemoveContainer (exited by itself)': [],
       'CreateContainer (4)': [],
       'StartContainer (4)': start,
       'RemoveContainer (running)': stop,
@@ -192,12 +193,9 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
     }
   }, 120_000);
 
-  // Why RemoveContainer of a container that exited by itself spawns its `runc delete`: conmon does
-  // not delete the runtime's container, so runc's state dir is still there, and the delete is what
-  // removes the container's cgroup and, in a pod sharing its PID namespace, kills what the init
-  // left running (runc's destroy; containerd's shim does as much when the init exits). A stopped
-  // container's state dir is gone (StopContainer deleted it): its removal spawns nothing.
-  it('RemoveContainer of a container that exited by itself: one runc delete, which kills what its init left in the pod\'s PID namespace and removes its cgroup and runc state', async () => {
+  // containerd's shim kills what the init left in a shared PID namespace and deletes the task when
+  // it sees the init exit; the daemon does as much from conmon's exit file, with no call asking.
+  it('a container that exits by itself in a pod sharing its PID namespace: the daemon kills what its init left and removes its cgroup and runc state, with no call; StopContainer and RemoveContainer then spawn nothing', async () => {
     const uid = randomUUID();
     const sharedPid = { securityContext: { namespaceOptions: { network: 0, pid: 0, ipc: 0 } } };
     const sandboxConfig: CriMessage = {
@@ -212,18 +210,26 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
         podSandboxId, sandboxConfig,
         config: { metadata: { name: `leaves-child-${uid}` }, image: { image: busybox }, command: ['sh', '-c', `${marker} & exit 3`], linux: sharedPid },
       });
-      await c.runtime('StartContainer', { containerId }, 60_000);
-      await waitFor(async () => ((await c.runtime('ContainerStatus', { containerId })).status as CriMessage).state === 'CONTAINER_EXITED', { timeoutMs: 10_000, intervalMs: 50, what: 'container exiting by itself' });
       const ids = new Set([containerId]);
       const left = async () => (await listProcesses()).filter((p) => inCgroupOf(p, ids) && p.argv.join(' ') === marker);
-      expect(await left()).toHaveLength(1);
-      expect(existsSync(join(daemon.state, 'runc', containerId))).toBe(true);
-      expect(await findCgroupDirs(ids)).not.toEqual([]);
-
       const trace = await traceExecs(daemon.pid);
       const windows: CallWindow[] = [];
       let execs;
       try {
+        // The init exits at once, during the call or just after: the release falls in this window.
+        windows.push({ label: 'StartContainer, then the exit (no call)', start: Date.now() });
+        await c.runtime('StartContainer', { containerId }, 60_000);
+        // No CRI call meanwhile: only the daemon's own watch can release it.
+        await waitFor(async () => existsSync(join(daemon.state, 'exits', containerId)) && (await left()).length === 0 && !existsSync(join(daemon.state, 'runc', containerId)), { timeoutMs: 10_000, intervalMs: 50, what: 'the child the init left killed and runc state removed' });
+        await waitFor(async () => (await findCgroupDirs(ids)).length === 0, { timeoutMs: 10_000, intervalMs: 50, what: 'the container cgroup removed' });
+        await sleep(150);
+        windows.push({ label: 'ContainerStatus', start: Date.now() });
+        const status = (await c.runtime('ContainerStatus', { containerId })).status as CriMessage;
+        expect(status).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 3, reason: 'Error' });
+        await sleep(150);
+        windows.push({ label: 'StopContainer (exited)', start: Date.now() });
+        await c.runtime('StopContainer', { containerId, timeout: 10 }, 60_000);
+        await sleep(150);
         windows.push({ label: 'RemoveContainer (exited by itself)', start: Date.now() });
         await c.runtime('RemoveContainer', { containerId }, 60_000);
         await sleep(300);
@@ -232,10 +238,14 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
         execs = await trace.stop();
       }
       const spawned = Object.fromEntries([...execsPerCall(execs, windows)].map(([label, list]) => [label, list.map(execName).filter((n) => !WORKLOAD.has(n)).sort()]));
+      expect(spawned).toEqual({
+        'StartContainer, then the exit (no call)': ['conmon', 'runc create', 'runc delete', 'runc init', 'runc start'],
+        ContainerStatus: [],
+        'StopContainer (exited)': [],
+        'RemoveContainer (exited by itself)': [],
+        end: [],
+      });
       expect(await left()).toEqual([]);
-      expect(await findCgroupDirs(ids)).toEqual([]);
-      expect(existsSync(join(daemon.state, 'runc', containerId))).toBe(false);
-      expect(spawned).toEqual({ 'RemoveContainer (exited by itself)': ['runc delete'], end: [] });
     } finally {
       await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
       await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);

@@ -1,5 +1,6 @@
 // SIGKILL of a real `isulats daemon` at every named failpoint of RunPodSandbox, CreateContainer,
-// StartContainer, RemoveContainer, StopPodSandbox and RemovePodSandbox, over gRPC. The daemon restarts on the same
+// StartContainer, RemoveContainer, StopPodSandbox and RemovePodSandbox, and of the release of a
+// container that exited by itself, over gRPC. The daemon restarts on the same
 // root (its recovery runs once, at start, where a CLI call recovers at each call), and then the
 // pod or container is there and usable, or gone with its name free; the RPC succeeds when retried;
 // and once the pods are removed nothing is left: mounts, namespace pins, host-local leases, runc
@@ -15,7 +16,7 @@ import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
-import { CREATE_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
+import { CREATE_FAILPOINTS, EXIT_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 type PidMode = 'POD' | 'CONTAINER';
 /** Each failpoint runs on a pod without a pause; those around the pause's own steps also on one with it. */
@@ -244,6 +245,30 @@ describe('daemon SIGKILLed during RemoveContainer', () => {
       }
       // The same container again: its name was released.
       await rpc('StartContainer', { containerId: await createContainer(pod, config) });
+      await removeAllAndCheck();
+    }, 120_000);
+  }
+});
+
+describe('daemon SIGKILLed while it releases a container that exited by itself', () => {
+  for (const fp of EXIT_FAILPOINTS) {
+    it(`${fp}: the restarted daemon finishes the release with no call (what the init left is killed, runc's container gone) and records the exit`, async () => {
+      await armDaemon(fp);
+      const { config, pod } = await runPod('POD');
+      const marker = `sleep ${3600 + Math.floor(Math.random() * 1000)}`;
+      const ctr = (await rpc('CreateContainer', { podSandboxId: pod, sandboxConfig: config, config: { ...containerConfig(config), command: ['sh', '-c', `${marker} & exit 3`], linux: { securityContext: { namespaceOptions: { network: 0, pid: 0, ipc: 0 } } } } })).containerId as string;
+      const killed = daemon.pid;
+      // The init exits at once: the daemon dies in its release, as StartContainer answers or just after.
+      await rpc('StartContainer', { containerId: ctr }).catch(() => undefined);
+      await waitFor(async () => !(await pidAlive(killed)), { timeoutMs: 10_000, intervalMs: 20, what: `daemon ${killed} to die` });
+      await daemon.start({ env: { ISULATS_FAILPOINT: '' } });
+      // Before any call: the restart released it.
+      const left = await leftovers();
+      expect(left.tasks.filter((t) => t.endsWith(marker))).toEqual([]);
+      expect(left.runc).not.toContain(ctr);
+      const status = (await rpc('ContainerStatus', { containerId: ctr })).status as { state: string; exitCode: number; reason: string };
+      expect({ state: status.state, exitCode: status.exitCode, reason: status.reason }).toEqual({ state: 'CONTAINER_EXITED', exitCode: 3, reason: 'Error' });
+      await rpc('RemoveContainer', { containerId: ctr });
       await removeAllAndCheck();
     }, 120_000);
   }

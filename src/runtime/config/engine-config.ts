@@ -36,6 +36,11 @@ export interface EngineOptions {
   dropInfraContainer?: boolean;
   /** NRI (node resource interface); off when unset or not enabled. */
   nri?: NriEngineOptions;
+  /**
+   * Release each container as its init exits, from a watch on the exit dir (a long-lived engine:
+   * the daemon). Otherwise the next call that reads the container does it.
+   */
+  watchExits?: boolean;
   warn?: (message: string) => void;
   /** Events worth a log line that are not problems (an NRI plugin registered); dropped when unset. */
   info?: (message: string) => void;

@@ -3,7 +3,9 @@
 //   (create) --creating--> CREATED --start--> RUNNING --exit/stop--> EXITED --remove--> (gone)
 //
 // The EXITED transition is observed from conmon's exit file (the container
-// may exit while no engine process runs) and written back on the next read.
+// may exit while no engine process runs) and written once the exited container
+// is released (runc delete, rootfs unmount): by the daemon as the file
+// appears, or by the next read.
 import type * as cri from '../../api/cri.js';
 import type { Creator } from '../recovery/creator.js';
 

@@ -1,6 +1,7 @@
 // Container RPCs. A container's process runs under conmon, so it survives
-// the engine process; its exit is observed from conmon's exit file and
-// written back to the record on the next read (refresh).
+// the engine process; its exit is observed from conmon's exit file (by the
+// daemon's exit watch as it happens, else by the next read: refresh), which
+// releases the container and then writes the exit to its record.
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
@@ -276,25 +277,70 @@ export class ContainerService {
     return id;
   }
 
-  /** The record with an exit observed from conmon written back (EXITED, code, reason). */
+  /**
+   * The record with an exit observed from conmon written back (EXITED, code, reason), once the
+   * exited container is released (see releaseExited): whoever sees it EXITED finds it released.
+   */
   async refresh(record: ContainerRecord): Promise<ContainerRecord> {
-    if (record.state !== 'CONTAINER_RUNNING') return record;
-    const exit = await this.oci(record).exitInfo(record.id, record.bundle);
-    if (!exit) {
-      // conmon gone without an exit file (killed): the container cannot be reached any more.
-      const conmonPid = readPidFile(joinPath(record.bundle, 'conmon.pid'));
-      if (conmonPid > 0 && processRuns(conmonPid)) return record;
-      if (record.pid > 0 && processRuns(record.pid)) return record;
-    }
+    if (record.state !== 'CONTAINER_RUNNING' || !(await this.exitSeen(record))) return record;
     let exited = false;
-    const next = await this.ctx.containers.update(record.id, (current) => {
+    const next = await this.ctx.containers.withLockIfPresent(record.id, async () => {
+      const current = await this.ctx.containers.get(record.id);
+      // Seen again under the lock: a restart since the look above removed the exit file.
+      if (!current || current.state !== 'CONTAINER_RUNNING' || !(await this.exitSeen(current))) return current;
+      const exit = await this.oci(current).exitInfo(current.id, current.bundle);
+      runtimeFailpoint('exit-before-release');
+      await this.releaseExited(current);
+      runtimeFailpoint('exit-after-release');
       const after = exitTransition(current, exit, nowNs());
-      exited = after !== current;
+      await this.ctx.containers.putLocked(after);
+      exited = true;
       return after;
     });
+    if (!next) throw notFound(`container "${record.id}" not found`);
     // Only the process that wrote the transition reports it, so the event is emitted once.
     if (exited) await this.ctx.events.append({ containerId: next.id, podSandboxId: next.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(next) });
     return next;
+  }
+
+  /** Whether the container's init has exited: conmon recorded it, or conmon and the init are both gone (conmon killed). */
+  private async exitSeen(record: ContainerRecord): Promise<boolean> {
+    if (await this.oci(record).exitInfo(record.id, record.bundle)) return true;
+    const conmonPid = readPidFile(joinPath(record.bundle, 'conmon.pid'));
+    if (conmonPid > 0 && processRuns(conmonPid)) return false;
+    return !(record.pid > 0 && processRuns(record.pid));
+  }
+
+  /**
+   * What an exited container no longer needs, released as containerd's shim and CRI plugin do when
+   * the init exits (task delete), whether it was stopped or exited by itself: `runc delete --force`
+   * (it kills what the init left in a shared PID namespace, removes the cgroup and runc's state, runs
+   * poststop hooks) and the rootfs mount (its unmount syncs the upper file system, the costliest step
+   * of a removal). Under the container's lock. Each step is skipped once done, so a release killed
+   * midway is finished by the next one. The container has exited either way: a failure is warned and
+   * left to StopContainer and RemoveContainer, which release again.
+   */
+  private async releaseExited(record: ContainerRecord): Promise<void> {
+    const warn = (what: string) => (error: Error) => this.ctx.warn(`container ${record.id}: ${what} after its exit failed: ${error.message}`);
+    const oci = this.oci(record);
+    await Promise.all([
+      oci.known(record.id).then((known) => (known ? oci.delete(record.id, true) : undefined)).catch(warn('runtime delete')),
+      this.ctx.snapshots.unmount(record.id).catch(warn('rootfs unmount')),
+    ]);
+  }
+
+  /**
+   * Releases an EXITED container that its exit left unreleased: a failed release, or a record written
+   * before exits were released (recorded EXITED with runc's container still there). No process when
+   * runc has none.
+   */
+  async releaseLeftover(id: string): Promise<void> {
+    await this.ctx.containers.withLockIfPresent(id, async () => {
+      const r = await this.ctx.containers.get(id);
+      if (!r || r.creating || r.state !== 'CONTAINER_EXITED' || !(await this.oci(r).known(id))) return;
+      await this.oci(r).delete(id, true);
+      await this.ctx.snapshots.unmount(id);
+    });
   }
 
   async get(idOrPrefix: string | undefined): Promise<ContainerRecord> {
@@ -314,13 +360,16 @@ export class ContainerService {
 
   /**
    * Stops the container and deletes it from the runtime (as containerd deletes the task on exit):
-   * `runc kill`, the wait on conmon's exit file, `runc delete`. RemoveContainer then spawns nothing.
+   * `runc kill`, the wait on conmon's exit file, then the release of an exited container (`runc
+   * delete`, rootfs unmount). RemoveContainer then spawns nothing. An exited container is released
+   * if its exit was not (containerd's shim has killed its leftovers by then).
    */
   async stopById(id: string, timeoutSec: number): Promise<void> {
     let record = await this.refresh(await this.ctx.containers.mustGet(id));
     // Being created (or abandoned midway): runc knows a container only from StartContainer, so
     // nothing runs, and the creator's commit would overwrite a state written now.
-    if (record.state === 'CONTAINER_EXITED' || record.creating) return;
+    if (record.creating) return;
+    if (record.state === 'CONTAINER_EXITED') return this.releaseLeftover(id);
     if (record.state === 'CONTAINER_CREATED') {
       if (!(await this.stopCreated(id))) return;
       // A StartContainer in progress started it: stopped as any running container.
@@ -336,8 +385,8 @@ export class ContainerService {
       await this.oci(record).kill(id, 'KILL', true);
       if (!(await this.waitExit(record, 10_000))) throw new IsulatsError('deadline-exceeded', `container ${id} did not exit after SIGKILL`);
     }
-    await this.markStopped(id);
-    await this.releaseStopped(record);
+    // Records the exit and releases the container (refresh emits the STOPPED event).
+    await this.refresh(await this.ctx.containers.mustGet(id));
   }
 
   /**
@@ -361,25 +410,6 @@ export class ContainerService {
     });
     if (exited) await this.ctx.events.append({ containerId: id, podSandboxId: exited.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
     return started;
-  }
-
-  /**
-   * What a stopped container no longer needs, released as containerd's task delete does at exit:
-   * the runtime's container (`runc delete`) and the rootfs mount (its unmount syncs the upper file
-   * system, the costliest step of a removal). The container has stopped either way: a failure is
-   * left to RemoveContainer, which does both again.
-   */
-  private async releaseStopped(record: ContainerRecord): Promise<void> {
-    const warn = (what: string) => (error: Error) => this.ctx.warn(`container ${record.id}: ${what} after stop failed: ${error.message}`);
-    await Promise.all([
-      this.oci(record).delete(record.id, true).catch(warn('runtime delete')),
-      this.ctx.snapshots.unmount(record.id).catch(warn('rootfs unmount')),
-    ]);
-  }
-
-  /** Records the exit (refresh emits the STOPPED event). */
-  private async markStopped(id: string): Promise<void> {
-    await this.refresh(await this.ctx.containers.mustGet(id));
   }
 
   /** True once conmon recorded the exit (or conmon and the container's init are both gone). */
@@ -413,9 +443,8 @@ export class ContainerService {
     await this.ctx.containers.withLock(id, async () => {
       const r = await this.ctx.containers.get(id);
       if (!r) return;
-      // runc's state dir is gone after a StopContainer (it deleted): no process then. A container
-      // that exited by itself still has it (conmon does not delete), and the delete is what removes
-      // its cgroup, kills what its init left in a shared PID namespace and runs poststop hooks.
+      // runc's container went with the release at its exit (refresh, above or earlier): no process
+      // then. It is still there only when that release failed, and is deleted here.
       if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
       await this.oci(r).release(id);
       runtimeFailpoint('rm-after-runtime-delete');

@@ -26,6 +26,9 @@ export const START_FAILPOINTS = ['start-before-conmon', 'start-after-conmon', 's
 
 export const RM_FAILPOINTS = ['rm-after-stop', 'rm-after-runtime-delete', 'rm-after-snapshot-remove', 'rm-after-record-remove'] as const;
 
+/** The release of an exited container (stopped or exited by itself), which comes before its EXITED record. */
+export const EXIT_FAILPOINTS = ['exit-before-release', 'exit-after-release'] as const;
+
 /** Pod release steps, shared by StopPodSandbox (`stopp-`) and RemovePodSandbox (`rmp-`). */
 const RELEASE_STEPS = ['after-containers', 'after-pause-delete', 'after-cni-del', 'after-netns-remove', 'after-unmount'] as const;
 
@@ -41,6 +44,7 @@ export type RuntimeFailpoint =
   | (typeof CREATE_FAILPOINTS)[number]
   | (typeof START_FAILPOINTS)[number]
   | (typeof RM_FAILPOINTS)[number]
+  | (typeof EXIT_FAILPOINTS)[number]
   | (typeof STOPP_FAILPOINTS)[number]
   | (typeof RMP_FAILPOINTS)[number];
 

@@ -67,6 +67,20 @@ export class StateStore<T extends StoredObject> {
     }
   }
 
+  /**
+   * Runs fn under the object's exclusive lock, unless the object is gone: undefined then, and no
+   * lock file is made again for it (a late observer of a removed object leaves nothing behind).
+   */
+  async withLockIfPresent<R>(id: string, fn: () => Promise<R>): Promise<R | undefined> {
+    try {
+      return await withFileLock(this.lockPath(id), fn, { existing: true, timeoutMs: 120_000 });
+    } catch (error) {
+      if (!(error instanceof LockFileGone)) throw error;
+      // A record without its lock file (none was ever removed for a live object): lock it as usual.
+      return (await this.get(id)) ? this.withLock(id, fn) : undefined;
+    }
+  }
+
   private lockPath(id: string): string {
     return joinPath(this.lockDir, `${id}.lock`);
   }
