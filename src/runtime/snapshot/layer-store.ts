@@ -6,7 +6,7 @@
 // snapshot into .tmp (atomic: it is gone under its name at once) and deletes its files after the
 // call returns; a process that dies first leaves the dir to the next init's .tmp cleanup.
 // .tmp carries ext4's "top of directory hierarchies" flag, so each unpack lands in a block group
-// of its own (see unpackParent).
+// of its own (see store/top-directory.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { fsyncDir, writeJsonAtomic } from '../store/atomic-file.js';

@@ -9,7 +9,10 @@ import { markTopDirectory } from '../native.js';
 
 const marked = new Set<string>();
 
-/** Flags `dir` (once per process) as the top of directory hierarchies; best effort. */
+/**
+ * Flags `dir` as the top of directory hierarchies, once per process (the engine never removes these
+ * dirs while open); best effort.
+ */
 export function placeChildTreesApart(dir: string): void {
   if (marked.has(dir)) return;
   marked.add(dir);
