@@ -6,8 +6,9 @@
 // SCHED_OTHER: ISULATS_SPAWN_BATCH=0), before (the daemon of BENCH_BEFORE_BIN=
 // <checkout>/bin/isulats, another build, with its own settings). --prof DIR: a --cpu-prof per variant, and
 // each burst's window on the profile's clock. --strace DIR: `strace -f -T -ttt` of each isulats
-// burst (daemon threads and children) into DIR/<variant>-<N>-<i>.txt.
-//   node bench/daemon/run.mjs --burst --n 50,10 --iterations 2 --variants default,nolite --containerd [--no-floor] [--prof DIR] [--strace DIR]
+// burst (daemon threads and children) into DIR/<variant>-<N>-<i>.txt. --perf DIR: `perf record -g` of
+// the same into DIR/<variant>-<N>-<i>.data (e.g. the share of ext4's inode allocator in the daemon's CPU).
+//   node bench/daemon/run.mjs --burst --n 50,10 --iterations 2 --variants default,nolite --containerd [--no-floor] [--prof DIR] [--strace DIR] [--perf DIR]
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
@@ -36,13 +37,15 @@ const ITER = Number(opt('--iterations', '2'));
 const VARIANTS = opt('--variants', 'default').split(',');
 const PROF = opt('--prof', '');
 const STRACE = opt('--strace', '');
+const PERF = opt('--perf', '');
 
-/** Every syscall of a process, its threads and its children, with times, until stopped. */
-async function straceAll(pid: number, file: string): Promise<() => Promise<void>> {
-  mkdirSync(STRACE, { recursive: true });
-  const child = spawn('strace', ['-f', '-qq', '-T', '-ttt', '-o', file, '-p', String(pid)], { stdio: 'ignore' });
+/** A tracer (strace or perf) on a process, its threads and its children, until stopped. */
+async function traceAll(tracer: 'strace' | 'perf', pid: number, file: string): Promise<() => Promise<void>> {
+  mkdirSync(tracer === 'strace' ? STRACE : PERF, { recursive: true });
+  const args = tracer === 'strace' ? ['-f', '-qq', '-T', '-ttt', '-o', file, '-p', String(pid)] : ['record', '-q', '-g', '-F', '999', '-o', file, '-p', String(pid)];
+  const child = spawn(tracer, args, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  await sleep(1500); // strace gives no sign that it attached to every thread
+  await sleep(1500); // neither gives a sign that it attached to every thread
   return async () => {
     signalPid(child.pid!, 'SIGINT');
     await Promise.race([exited, sleep(10_000).then(() => signalPid(child.pid!, 'SIGKILL'))]);
@@ -93,7 +96,8 @@ runBenchWithRig(async (rig) => {
         const order = [...daemons];
         for (const [v, d] of [...order.slice(i % order.length), ...order.slice(0, i % order.length)]) {
           const tag = `b${v}${n}x${seq++}`.replace(/\W/g, '');
-          const stopTrace = STRACE && v !== 'containerd' ? await straceAll(d.pid, join(STRACE, `${v}-${n}-${i}.txt`)) : undefined;
+          const tracer = STRACE && v !== 'containerd' ? 'strace' : PERF ? 'perf' : undefined;
+          const stopTrace = tracer ? await traceAll(tracer, d.pid, join(tracer === 'strace' ? STRACE : PERF, `${v}-${n}-${i}.${tracer === 'strace' ? 'txt' : 'data'}`)) : undefined;
           const c0 = await cpuMs(d.pid);
           const m0 = await mainThreadCpuMs(d.pid);
           const t0 = process.hrtime.bigint() / 1000n;

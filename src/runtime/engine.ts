@@ -20,6 +20,7 @@ import { probeHugepageSizes } from './oci/hugetlb.js';
 import { CniManager } from './network/cni.js';
 import { ID_PATTERN, StateStore } from './store/state-store.js';
 import { mkdirPrivate, tightenEngineTree, TOP_DIR_MODE } from './store/private-dirs.js';
+import { placeChildTreesApart } from './store/top-directory.js';
 import { removeNetns } from './network/netns.js';
 import { connectTcp, relayInNetns } from './network/pod-port.js';
 import { NameRegistry } from './store/id-registry.js';
@@ -59,10 +60,15 @@ export class Engine implements RuntimeApi, ImageApi {
 
   static async open(options: EngineOptions, runner = new ProcessRunner()): Promise<Engine> {
     const paths = enginePaths(options);
-    for (const dir of [paths.root, paths.state]) await mkdir(dir, { recursive: true, mode: TOP_DIR_MODE });
+    for (const dir of [paths.root, paths.state]) {
+      await mkdir(dir, { recursive: true, mode: TOP_DIR_MODE });
+      // Before its subdirs are made: each (locks, names, exits...) a tree placed apart by ext4.
+      placeChildTreesApart(dir);
+    }
     // Before anything reads the trees: a root made by an older version has listable, traversable dirs.
     await tightenEngineTree([paths.root, paths.state]);
     for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir, paths.ipcnsDir, paths.utsnsDir]) await mkdirPrivate(dir);
+    placeChildTreesApart(paths.runcRoot); // runc's state dir per container (on tmpfs in most setups: no flag there)
     const images = await ImageService.open({
       root: options.root,
       state: options.state,

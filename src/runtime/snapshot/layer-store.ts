@@ -6,7 +6,7 @@
 // snapshot into .tmp (atomic: it is gone under its name at once) and deletes its files after the
 // call returns; a process that dies first leaves the dir to the next init's .tmp cleanup.
 // .tmp carries ext4's "top of directory hierarchies" flag, so each unpack lands in a block group
-// of its own (see unpackParent).
+// of its own (see store/top-directory.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { fsyncDir, writeJsonAtomic } from '../store/atomic-file.js';
@@ -18,7 +18,8 @@ import { cleanTempDir } from '../store/blob-store.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
 import { deleteLater } from '../store/trash.js';
 import { joinPath } from '../store/path-join.js';
-import { hasRunProcess, markTopDirectory, runProcess } from '../native.js';
+import { hasRunProcess, runProcess } from '../native.js';
+import { placeChildTreesApart } from '../store/top-directory.js';
 
 export interface LayerSnapshotMeta {
   chainId: string;
@@ -37,7 +38,6 @@ export class LayerStore {
   private readonly cache = new JsonFileCache();
   /** Deletions of renamed-away snapshots still running. */
   private readonly deleting = new Set<Promise<void>>();
-  private tmpMarked = false;
 
   constructor(readonly root: string) {
     this.dir = joinPath(root, 'snapshots');
@@ -52,24 +52,10 @@ export class LayerStore {
     await this.unpackParent();
   }
 
-  /**
-   * .tmp, where snapshots are unpacked, flagged as the top of unrelated trees. ext4 puts a new
-   * directory, and the files made in it, in its parent's block group; and without a journal its
-   * inode allocator skips, one by one, every inode of that group freed in the last minutes. Next to
-   * recent deletions (the image just removed, containers' churn, whatever else shares the root's
-   * group) a layer's files then cost up to a millisecond each; the flag lets ext4 pick an emptier
-   * group for each unpack. Best effort: other file systems have no such flag.
-   */
+  /** .tmp, where snapshots are unpacked: each unpack a tree of its own, placed apart by ext4. */
   private async unpackParent(): Promise<string> {
     await mkdirPrivate(this.tmpDir);
-    if (!this.tmpMarked) {
-      this.tmpMarked = true;
-      try {
-        markTopDirectory(this.tmpDir);
-      } catch {
-        // placement only: the unpack works the same without it
-      }
-    }
+    placeChildTreesApart(this.tmpDir);
     return this.tmpDir;
   }
 

@@ -11,6 +11,7 @@ import { MNT, mount as sysMount, umount2 } from '../native.js';
 import { fsyncDir, fsyncFile, writeJsonAtomic } from '../store/atomic-file.js';
 import { removeHeldLock, withFileLock } from '../store/lock.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
+import { placeChildTreesApart } from '../store/top-directory.js';
 import { discard, makeTrash } from '../store/trash.js';
 import { joinPath } from '../store/path-join.js';
 
@@ -67,6 +68,7 @@ export class OverlaySnapshotter {
   static async open(opts: OverlaySnapshotterOptions): Promise<OverlaySnapshotter> {
     const s = new OverlaySnapshotter(opts);
     await mkdirPrivate(s.rwDir);
+    placeChildTreesApart(s.rwDir); // each rw layer (and the container's new files in its upper) a tree of its own
     await mkdirPrivate(s.mountDir);
     await makeTrash(s.trashDir);
     return s;

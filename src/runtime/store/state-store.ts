@@ -11,6 +11,7 @@ import { writeJsonAtomic } from './atomic-file.js';
 import { LockFileGone, removeHeldLock, withFileLock } from './lock.js';
 import { mkdirPrivate } from './private-dirs.js';
 import { RecordCache } from './record-cache.js';
+import { placeChildTreesApart } from './top-directory.js';
 import { discard, makeTrash } from './trash.js';
 import { joinPath } from './path-join.js';
 
@@ -34,6 +35,7 @@ export class StateStore<T extends StoredObject> {
 
   async init(): Promise<void> {
     await mkdirPrivate(this.dir);
+    placeChildTreesApart(this.dir); // each object's dir a tree of its own (meta.json, bundle, pod files)
     await mkdirPrivate(this.lockDir);
     await makeTrash(this.trashDir);
   }
