@@ -10,6 +10,7 @@ import { deleteLink, unmountUnder } from '../../test/rig/host-cleanup.js';
 import { compilePause } from '../../test/rig/pause-binary.js';
 import { run } from '../../test/rig/proc.js';
 import { goClient, type FloorOutput } from './go-client.js';
+import { placeChildTreesApart } from '../../src/runtime/store/top-directory.js';
 
 export interface Floor {
   /** N pods up at once (timed), then down at once (timed apart). */
@@ -24,6 +25,10 @@ export async function prepareFloor(dir: string): Promise<Floor> {
   const rootfs = join(dir, 'busybox-rootfs');
   const pauseRootfs = join(dir, 'pause-rootfs');
   await mkdir(rootfs, { recursive: true });
+  // The same placement on ext4 as the engine gives its per-object trees (store/top-directory.ts):
+  // the floor's per-pod bundles, overlays and runtime state go to block groups of their own, so
+  // the floor stays the cheapest way to do the work on this file system.
+  placeChildTreesApart(dir);
   await populateBusyboxRootfs(rootfs);
   await mkdir(pauseRootfs);
   await compilePause(join(pauseRootfs, 'pause'));
@@ -40,8 +45,12 @@ export async function prepareFloor(dir: string): Promise<Floor> {
     if (!roots.has(runtime)) {
       roots.set(runtime, rootOf(runtime));
       await mkdir(rootOf(runtime));
+      placeChildTreesApart(rootOf(runtime));
     }
-    await mkdir(join(dir, `work-${tag}`));
+    // The Go client makes each pod's bundles under work-TAG/bundles/NAME.
+    await mkdir(join(dir, `work-${tag}`, 'bundles'), { recursive: true });
+    placeChildTreesApart(join(dir, `work-${tag}`));
+    placeChildTreesApart(join(dir, `work-${tag}`, 'bundles'));
   };
   return {
     args,
