@@ -33,7 +33,7 @@ import { applyResourceUpdate } from './container/resource-update.js';
 import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
-import { watchExitFiles, type ExitWatch } from './container/exit-watch.js';
+import { tryWatchExitFiles, type ExitWatch } from './container/exit-watch.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
@@ -198,7 +198,7 @@ export class Engine implements RuntimeApi, ImageApi {
       const record = await this.ctx.containers.get(id);
       if (record?.state === 'CONTAINER_RUNNING') await this.container.refresh(record);
     };
-    this.exitWatch = watchExitFiles(this.ctx.paths.exitDir, onExit, (id, e) => this.ctx.warn(`container ${id}: release after its exit: ${e.message}`));
+    this.exitWatch = tryWatchExitFiles(this.ctx.paths.exitDir, onExit, (id, e) => this.ctx.warn(`container ${id}: release after its exit: ${e.message}`), this.ctx.warn);
     for (const r of await this.ctx.containers.list()) {
       if (r.creating) continue;
       const settled = r.state === 'CONTAINER_RUNNING' ? this.container.refresh(r) : r.state === 'CONTAINER_EXITED' ? this.container.releaseLeftover(r.id) : undefined;

@@ -5,7 +5,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchExitFiles, type ExitWatch } from '../../src/runtime/container/exit-watch.js';
+import { tryWatchExitFiles, watchExitFiles, type ExitWatch } from '../../src/runtime/container/exit-watch.js';
 import { waitFor } from '../rig/wait.js';
 
 const ID_A = 'a1'.repeat(32);
@@ -75,5 +75,15 @@ describe('watchExitFiles', () => {
     expect(calls).toBe(2);
     expect(most).toBe(1);
     expect(errors).toEqual([`${ID_A}: runc delete failed`]);
+  });
+
+  it('a watch that cannot be made (here: no such dir; on nodes: out of inotify watches) is one warning, not a failure', () => {
+    const warnings: string[] = [];
+    const missing = join(tmpdir(), `ist-exitw-missing-${process.pid}`);
+    const made = tryWatchExitFiles(missing, async () => undefined, () => undefined, (m) => warnings.push(m));
+    expect(made).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`cannot watch ${missing} for container exits`);
+    expect(warnings[0]).toContain('released by the next call that reads its container');
   });
 });

@@ -37,3 +37,19 @@ export function watchExitFiles(exitDir: string, onExit: (id: string) => Promise<
   watcher.on('error', () => undefined);
   return { close: () => watcher.close() };
 }
+
+/**
+ * watchExitFiles, or undefined with one warning when the watch cannot be made (a node out of
+ * inotify watches or instances, which busy Kubernetes nodes run into): the engine then works as
+ * without a watch, each exit released by the next call that reads its container.
+ */
+export function tryWatchExitFiles(
+  exitDir: string, onExit: (id: string) => Promise<void>, onError: (id: string, error: Error) => void, warn: (message: string) => void,
+): ExitWatch | undefined {
+  try {
+    return watchExitFiles(exitDir, onExit, onError);
+  } catch (error) {
+    warn(`cannot watch ${exitDir} for container exits (${(error as Error).message}): each exit is released by the next call that reads its container`);
+    return undefined;
+  }
+}
