@@ -10,6 +10,9 @@
 //   BENCH_AUTHORITY=1: also this daemon through a client sending the bare socket path as `:authority`,
 //   as crictl, critest and kubelets before 1.26 do (grpc-go 1.64 percent-encodes it, which nghttp2
 //   accepts): such connections go through the daemon's authority fix (authority-fix.ts).
+//   BENCH_FLAG_SETS="name=--a --b;name2=--c": also this daemon once per named set, run as shipped (its
+//   re-exec, MALLOC_ARENA_MAX, its own bundle) but with these Node flags in place of its list
+//   (ISULATS_DAEMON_NODE_FLAGS), e.g. `max-opt-1=--max-semi-space-size=1 --optimize-for-size --max-opt=1`.
 //   BENCH_PODS=1,10,50: the pod counts (default 1,10,50).
 //   BENCH_DAEMON_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p": more Node flags for the daemon (beside its own).
 import { writeFlagsWrapper } from './flags-wrapper.js';
@@ -63,6 +66,12 @@ runBenchWithRig(async (rig) => {
       rig.daemons.push(d);
       targets.push({ name, endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
     }
+  }
+  for (const set of (process.env.BENCH_FLAG_SETS ?? '').split(';').filter((x) => x.trim())) {
+    const [name, flags = ''] = set.split(/=(.*)/s);
+    const d = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, env: { ISULATS_DAEMON_NODE_FLAGS: flags } });
+    rig.daemons.push(d);
+    targets.push({ name: name!.trim(), endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
   }
   if (process.env.BENCH_AUTHORITY === '1') {
     for (const t of targets.filter((x) => x.name === 'isulats' || x.name === 'baseline')) {
