@@ -31,6 +31,11 @@ const K = 20;
 const RPCS = ['Version', 'Status', 'ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'ImageStatus', 'ListImages'] as const;
 const POD_COUNTS = (process.env.BENCH_PODS ?? '1,10,50').split(',').map(Number);
 
+/** The Node.js flags a process runs with: its argv between node and the script. */
+const nodeFlags = (pid: number) => {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1);
+  return argv.slice(0, Math.max(0, argv.findIndex((a) => !a.startsWith('--')))).join(' ');
+};
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
 const median = (xs: number[]) => {
@@ -124,5 +129,6 @@ runBenchWithRig(async (rig) => {
       console.log(`| ${pods} | ${rpc} | ${ref.toFixed(2)} | ${cells.join(' | ')} |`);
     }
   }
+  for (const t of own.filter((x) => x.name !== 'containerd')) console.log(`${t.name}: node ${nodeFlags(t.pid())}`);
   console.log(`RSS after the calls, ${POD_COUNTS.at(-1)} pods: ${targets.map((t) => `${t.name} ${Math.round(rss.get(t.name)! / 1024)} MiB`).join(', ')}`);
 });
