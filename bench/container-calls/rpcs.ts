@@ -10,6 +10,9 @@
 //   BENCH_AUTHORITY=1: also this daemon through a client sending the bare socket path as `:authority`,
 //   as crictl, critest and kubelets before 1.26 do (grpc-go 1.64 percent-encodes it, which nghttp2
 //   accepts): such connections go through the daemon's authority fix (authority-fix.ts).
+//   BENCH_FLAG_SETS="name=--a --b;name2=--c": also this daemon once per named set, run as shipped (its
+//   re-exec, MALLOC_ARENA_MAX, its own bundle) but with these Node flags in place of its list
+//   (ISULATS_DAEMON_NODE_FLAGS), e.g. `max-opt-1=--max-semi-space-size=1 --optimize-for-size --max-opt=1`.
 //   BENCH_PODS=1,10,50: the pod counts (default 1,10,50).
 //   BENCH_DAEMON_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p": more Node flags for the daemon (beside its own).
 import { writeFlagsWrapper } from './flags-wrapper.js';
@@ -28,6 +31,11 @@ const K = 20;
 const RPCS = ['Version', 'Status', 'ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'ImageStatus', 'ListImages'] as const;
 const POD_COUNTS = (process.env.BENCH_PODS ?? '1,10,50').split(',').map(Number);
 
+/** The Node.js flags a process runs with: its argv between node and the script. */
+const nodeFlags = (pid: number) => {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1);
+  return argv.slice(0, Math.max(0, argv.findIndex((a) => !a.startsWith('--')))).join(' ');
+};
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
 const median = (xs: number[]) => {
@@ -63,6 +71,12 @@ runBenchWithRig(async (rig) => {
       rig.daemons.push(d);
       targets.push({ name, endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
     }
+  }
+  for (const set of (process.env.BENCH_FLAG_SETS ?? '').split(';').filter((x) => x.trim())) {
+    const [name, flags = ''] = set.split(/=(.*)/s);
+    const d = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, env: { ISULATS_DAEMON_NODE_FLAGS: flags } });
+    rig.daemons.push(d);
+    targets.push({ name: name!.trim(), endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
   }
   if (process.env.BENCH_AUTHORITY === '1') {
     for (const t of targets.filter((x) => x.name === 'isulats' || x.name === 'baseline')) {
@@ -115,5 +129,6 @@ runBenchWithRig(async (rig) => {
       console.log(`| ${pods} | ${rpc} | ${ref.toFixed(2)} | ${cells.join(' | ')} |`);
     }
   }
+  for (const t of own.filter((x) => x.name !== 'containerd')) console.log(`${t.name}: node ${nodeFlags(t.pid())}`);
   console.log(`RSS after the calls, ${POD_COUNTS.at(-1)} pods: ${targets.map((t) => `${t.name} ${Math.round(rss.get(t.name)! / 1024)} MiB`).join(', ')}`);
 });

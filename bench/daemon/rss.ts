@@ -76,6 +76,12 @@ async function memory(pid: number): Promise<Memory> {
   return out;
 }
 
+/** The Node.js flags a process runs with: its argv between node and the script. */
+async function nodeFlags(pid: number): Promise<string> {
+  const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').slice(1);
+  return argv.slice(0, Math.max(0, argv.findIndex((a) => !a.startsWith('--')))).join(' ');
+}
+
 /** The median (by VmRSS) of three reads a second apart. */
 async function settledMemory(pid: number): Promise<Memory> {
   const reads: Memory[] = [];
@@ -183,6 +189,7 @@ runBenchWithRig(async (rig) => {
     const heap = await probe(t);
     if (heap) console.log(heap);
   }
+  for (const t of targets.filter((x) => x.name !== 'containerd')) console.log(`${t.name}: node ${await nodeFlags(t.pid)}`);
   if (n <= 0) return;
 
   console.log(`N=${n} pods per target, ${mode} clients; memory in MB, CPU in ms`);

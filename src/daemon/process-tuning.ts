@@ -25,6 +25,9 @@
 // What the user set wins (a node flag of the same name on the command line or in
 // NODE_OPTIONS, the variable in the environment); ISULATS_DAEMON_REEXEC=0
 // turns the re-exec off (the re-executed daemon has it set, so it runs once).
+// ISULATS_DAEMON_NODE_FLAGS replaces the list of Node.js flags (space-separated,
+// empty for none) while keeping the rest of the re-exec: a flag can be taken away
+// without losing MALLOC_ARENA_MAX and the daemon's own bundle, e.g. to measure it.
 
 import { existsSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -35,6 +38,7 @@ export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', 
 /** Environment the daemon runs with. */
 export const DAEMON_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 export const REEXEC_VARIABLE = 'ISULATS_DAEMON_REEXEC';
+export const NODE_FLAGS_VARIABLE = 'ISULATS_DAEMON_NODE_FLAGS';
 
 export interface ExecPlan {
   path: string;
@@ -54,12 +58,22 @@ export function daemonScript(script: string | undefined, exists: (path: string) 
   return basename(real) === 'isulats' && exists(`${real}.cjs`) ? `${real}.cjs` : script;
 }
 
+/** The Node.js flags to run with: ISULATS_DAEMON_NODE_FLAGS in place of DAEMON_NODE_FLAGS when set. */
+export function daemonNodeFlags(env: NodeJS.ProcessEnv): readonly string[] {
+  const own = env[NODE_FLAGS_VARIABLE];
+  if (own === undefined) return DAEMON_NODE_FLAGS;
+  const flags = own.split(/\s+/).filter(Boolean);
+  const bad = flags.find((f) => !/^--[a-z]/i.test(f));
+  if (bad !== undefined) throw new Error(`${NODE_FLAGS_VARIABLE}: "${bad}" is not a Node.js flag (--name or --name=value)`);
+  return flags;
+}
+
 /** What to execve, or undefined when this process already runs as it should. */
 export function daemonExecPlan(p: { execPath: string; execArgv: string[]; argv: string[]; env: NodeJS.ProcessEnv; script?: string }): ExecPlan | undefined {
   if (p.env[REEXEC_VARIABLE] === '0') return undefined;
   const script = p.script ?? p.argv[1];
   const given = new Set([...p.execArgv, ...(p.env.NODE_OPTIONS ?? '').split(/\s+/)].filter((a) => a.startsWith('--')).map(flagName));
-  const flags = DAEMON_NODE_FLAGS.filter((f) => !given.has(flagName(f)));
+  const flags = daemonNodeFlags(p.env).filter((f) => !given.has(flagName(f)));
   const env = Object.entries(DAEMON_ENV).filter(([k]) => p.env[k] === undefined);
   if (flags.length === 0 && env.length === 0 && script === p.argv[1]) return undefined;
   const next: NodeJS.ProcessEnv = { ...p.env, ...Object.fromEntries(env), [REEXEC_VARIABLE]: '0' };
@@ -85,6 +99,6 @@ export async function reexecForDaemon(warn: (msg: string) => void, run?: DaemonR
     const { execve } = await import('../runtime/native.js');
     execve(plan.path, plan.argv, plan.env);
   } catch (err) {
-    warn(`running with Node.js defaults (re-exec with ${DAEMON_NODE_FLAGS.join(' ')} failed: ${(err as Error).message})`);
+    warn(`running with Node.js defaults (re-exec with ${daemonNodeFlags(process.env).join(' ')} failed: ${(err as Error).message})`);
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAEMON_NODE_FLAGS, daemonExecPlan, daemonScript, REEXEC_VARIABLE } from '../../src/daemon/process-tuning.js';
+import { DAEMON_NODE_FLAGS, daemonExecPlan, daemonScript, NODE_FLAGS_VARIABLE, REEXEC_VARIABLE } from '../../src/daemon/process-tuning.js';
 
 const base = { execPath: '/usr/bin/node', execArgv: [] as string[], argv: ['/usr/bin/node', '/usr/local/bin/isulats', 'daemon', '--config-file', '/etc/isulats/daemon.json'], env: { PATH: '/usr/bin' } as NodeJS.ProcessEnv };
 
@@ -27,6 +27,25 @@ describe('daemon re-exec plan', () => {
     expect(viaOptions.env).toContain('MALLOC_ARENA_MAX=2');
     const keepsFlags = daemonExecPlan({ ...base, execArgv: ['--inspect'] })!;
     expect(keepsFlags.argv.slice(0, 3)).toEqual(['/usr/bin/node', '--inspect', DAEMON_NODE_FLAGS[0]]);
+  });
+
+  it('takes its Node.js flags from ISULATS_DAEMON_NODE_FLAGS when set, keeping the rest of the re-exec', () => {
+    const swapped = daemonExecPlan({ ...base, env: { ...base.env, [NODE_FLAGS_VARIABLE]: ' --max-semi-space-size=1  --max-opt=1 ' } })!;
+    expect(swapped.argv).toEqual(['/usr/bin/node', '--max-semi-space-size=1', '--max-opt=1', ...base.argv.slice(1)]);
+    expect(swapped.argv).not.toContain('--lite-mode');
+    expect(swapped.env).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', `${REEXEC_VARIABLE}=0`, `${NODE_FLAGS_VARIABLE}= --max-semi-space-size=1  --max-opt=1 `]));
+    // Empty: no flags at all, still the glibc setting.
+    const none = daemonExecPlan({ ...base, env: { ...base.env, [NODE_FLAGS_VARIABLE]: '' } })!;
+    expect(none.argv).toEqual(base.argv);
+    expect(none.env).toContain('MALLOC_ARENA_MAX=2');
+    // What the user gave on the command line still wins over the list.
+    const given = daemonExecPlan({ ...base, execArgv: ['--max-opt=3'], env: { [NODE_FLAGS_VARIABLE]: '--max-opt=1 --v8-pool-size=1' } })!;
+    expect(given.argv.slice(0, 4)).toEqual(['/usr/bin/node', '--max-opt=3', '--v8-pool-size=1', base.argv[1]]);
+  });
+
+  it('refuses an ISULATS_DAEMON_NODE_FLAGS item that is not a flag, naming it', () => {
+    expect(() => daemonExecPlan({ ...base, env: { [NODE_FLAGS_VARIABLE]: '--lite-mode max-opt=1' } })).toThrow(/ISULATS_DAEMON_NODE_FLAGS: "max-opt=1" is not a Node\.js flag/);
+    expect(() => daemonExecPlan({ ...base, env: { [NODE_FLAGS_VARIABLE]: '-- --lite-mode' } })).toThrow(/"--" is not/);
   });
 
   it('runs the daemon on the CommonJS twin of the script it was given', () => {
