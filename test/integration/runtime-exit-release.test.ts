@@ -11,23 +11,13 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainerRecord } from '../../src/runtime/container/container-record.js';
 import { waitFor } from '../rig/wait.js';
-import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
+import { BUSYBOX_REF, gate, kubeletShapedPod, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
 const MiB = 1024 * 1024;
 /** A pod that shares its PID namespace (kubelet's shareProcessNamespace): the container has no PID namespace of its own. */
 const SHARED_PID = { securityContext: { namespaceOptions: { network: 'POD' as const, pid: 'POD' as const, ipc: 'POD' as const } } };
 
-function sharedPidPod(name: string) {
-  const uid = randomUUID();
-  return {
-    metadata: { name: `${name}-${uid.slice(0, 8)}`, namespace: 'exit-release', uid, attempt: 0 },
-    hostname: name,
-    logDirectory: '',
-    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'exit-release', 'io.kubernetes.pod.uid': uid },
-    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
-    linux: SHARED_PID,
-  };
-}
+const sharedPidPod = (name: string) => kubeletShapedPod(name, 'exit-release', { linux: SHARED_PID });
 
 /** Starts a child that outlives the init (`sleep N & exit 3`); N is unique, so the child is found by its command line too. */
 function leavesChild(pod: ReturnType<typeof sharedPidPod>, marker: string) {
@@ -42,12 +32,6 @@ function leavesChild(pod: ReturnType<typeof sharedPidPod>, marker: string) {
       resources: { cpuPeriod: 100000, cpuQuota: 20000, cpuShares: 102, memoryLimitInBytes: 32 * MiB, oomScoreAdj: 1000, hugepageLimits: [{ pageSize: '2MB', limit: 0 }, { pageSize: '1GB', limit: 0 }] },
     },
   };
-}
-
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((r) => (open = r));
-  return { promise, open };
 }
 
 describe('runtime: a container that exited by itself is released like a stopped one', () => {

@@ -1,6 +1,7 @@
 // Shared setup for runtime integration tests: a private engine root/state in
 // a short /tmp dir, a bridge conflist of our own, a busybox image built from
 // the host's busybox-static, and checks that nothing we made is left behind.
+import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../../src/runtime/engine.js';
@@ -91,4 +92,24 @@ export function podConfig(name: string, extra: Record<string, unknown> = {}) {
     logDirectory: '',
     ...extra,
   };
+}
+
+/** A pod as kubelet asks for it: a uid-suffixed name, kubelet's labels and annotations. */
+export function kubeletShapedPod<X extends Record<string, unknown>>(name: string, namespace: string, extra?: X) {
+  const uid = randomUUID();
+  return {
+    metadata: { name: `${name}-${uid.slice(0, 8)}`, namespace, uid, attempt: 0 },
+    hostname: name,
+    logDirectory: '',
+    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': namespace, 'io.kubernetes.pod.uid': uid },
+    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
+    ...(extra as X),
+  };
+}
+
+/** A promise with its resolver, for hooks that signal and hold. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
 }

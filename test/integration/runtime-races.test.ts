@@ -2,27 +2,17 @@
 // ProcessRunner hook holds one call at a named process (conmon, runc) while the
 // other runs, and a wrapper around the store's lock says when a call asks for a
 // record's lock. Each test checks both what the calls answer and what is left.
-import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StateStore, StoredObject } from '../../src/runtime/store/state-store.js';
-import { BUSYBOX_REF, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
+import { BUSYBOX_REF, gate, kubeletShapedPod, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
 const MiB = 1024 * 1024;
 
 /** A pod as kubelet asks for it (uid-suffixed names, kubelet's labels). */
-function kubeletPod(name: string) {
-  const uid = randomUUID();
-  return {
-    metadata: { name: `${name}-${uid.slice(0, 8)}`, namespace: 'races-test', uid, attempt: 0 },
-    hostname: name,
-    logDirectory: '',
-    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'races-test', 'io.kubernetes.pod.uid': uid },
-    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
-  };
-}
+const kubeletPod = (name: string) => kubeletShapedPod(name, 'races-test');
 
 function kubeletContainer(pod: ReturnType<typeof kubeletPod>, name: string, memoryLimitInBytes: number) {
   return {
@@ -33,13 +23,6 @@ function kubeletContainer(pod: ReturnType<typeof kubeletPod>, name: string, memo
     annotations: { 'io.kubernetes.container.hash': 'a1b2c3d4', 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
     linux: { resources: { cpuPeriod: 100000, cpuQuota: 50000, cpuShares: 512, memoryLimitInBytes, oomScoreAdj: 1000, hugepageLimits: [{ pageSize: '2MB', limit: 0 }, { pageSize: '1GB', limit: 0 }] } },
   };
-}
-
-/** A promise with its resolver, for hooks that signal and hold. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((r) => (open = r));
-  return { promise, open };
 }
 
 /**
