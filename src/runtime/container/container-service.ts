@@ -13,7 +13,7 @@ import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } f
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
-import type { OciProcess, OciRuntime, OciState } from '../oci/oci-runtime.js';
+import type { ExitInfo, OciProcess, OciRuntime, OciState } from '../oci/oci-runtime.js';
 import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import { matchLabels } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
@@ -282,17 +282,17 @@ export class ContainerService {
    * exited container is released (see releaseExited): whoever sees it EXITED finds it released.
    */
   async refresh(record: ContainerRecord): Promise<ContainerRecord> {
-    if (record.state !== 'CONTAINER_RUNNING' || !(await this.exitSeen(record))) return record;
+    if (record.state !== 'CONTAINER_RUNNING' || !(await this.observedExit(record))) return record;
     let exited = false;
     const next = await this.ctx.containers.withLockIfPresent(record.id, async () => {
       const current = await this.ctx.containers.get(record.id);
       // Seen again under the lock: a restart since the look above removed the exit file.
-      if (!current || current.state !== 'CONTAINER_RUNNING' || !(await this.exitSeen(current))) return current;
-      const exit = await this.oci(current).exitInfo(current.id, current.bundle);
+      const seen = current?.state === 'CONTAINER_RUNNING' ? await this.observedExit(current) : undefined;
+      if (!current || !seen) return current;
       runtimeFailpoint('exit-before-release');
       await this.releaseExited(current);
       runtimeFailpoint('exit-after-release');
-      const after = exitTransition(current, exit, nowNs());
+      const after = exitTransition(current, seen.exit, nowNs());
       await this.ctx.containers.putLocked(after);
       exited = true;
       return after;
@@ -303,12 +303,16 @@ export class ContainerService {
     return next;
   }
 
-  /** Whether the container's init has exited: conmon recorded it, or conmon and the init are both gone (conmon killed). */
-  private async exitSeen(record: ContainerRecord): Promise<boolean> {
-    if (await this.oci(record).exitInfo(record.id, record.bundle)) return true;
+  /**
+   * The container's init has exited: what conmon recorded (`exit`), or `{}` when conmon and the
+   * init are both gone without a record (conmon killed); undefined while it runs.
+   */
+  private async observedExit(record: ContainerRecord): Promise<{ exit?: ExitInfo } | undefined> {
+    const exit = await this.oci(record).exitInfo(record.id, record.bundle);
+    if (exit) return { exit };
     const conmonPid = readPidFile(joinPath(record.bundle, 'conmon.pid'));
-    if (conmonPid > 0 && processRuns(conmonPid)) return false;
-    return !(record.pid > 0 && processRuns(record.pid));
+    if (conmonPid > 0 && processRuns(conmonPid)) return undefined;
+    return record.pid > 0 && processRuns(record.pid) ? undefined : {};
   }
 
   /**
