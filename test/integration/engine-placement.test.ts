@@ -4,10 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/runtime/engine.js';
+import { dirAttributes, fileSystemOf } from '../rig/dir-attributes.js';
 
-// chattr's attribute letters for a directory, e.g. "-------------Te-------".
-const flags = (path: string) => execFileSync('lsattr', ['-d', path], { encoding: 'utf8' }).split(' ')[0]!;
-const fileSystemOf = (path: string) => execFileSync('stat', ['-f', '-c', '%T', path], { encoding: 'utf8' }).trim();
+const flags = dirAttributes;
 const onExt4 = fileSystemOf('/tmp') === 'ext2/ext3';
 
 // The dirs each pod or container makes a tree of its own in (and root and state, whose subdirs are

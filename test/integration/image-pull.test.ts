@@ -8,6 +8,7 @@ import { startRegistry, type Registry } from '../rig/registry.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 import { layer, pushBlob, pushImage, pushIndex, pushManifest, richEntries, type PushTarget } from './image-fixtures.js';
 import { execFileSync } from 'node:child_process';
+import { dirAttributes, fileSystemOf } from '../rig/dir-attributes.js';
 import { createHook } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { sha256Digest } from '../../src/runtime/image/digest.js';
@@ -236,13 +237,13 @@ describe('pull from a plain registry', () => {
     expect((await svc.listImages({})).images).toEqual([]);
   });
 
-  it.runIf(execFileSync('stat', ['-f', '-c', '%T', '/tmp'], { encoding: 'utf8' }).trim() === 'ext2/ext3')(
+  it.runIf(fileSystemOf('/tmp') === 'ext2/ext3')(
     'unpacks layers in a dir flagged for ext4 to place each apart from the root (chattr +T), in a root made before too',
     async () => {
       // A root an older daemon made: its unpack dir exists, unflagged.
       const root = join(dir, 'root-made-before');
       mkdirSync(join(root, 'snapshots', '.tmp'), { recursive: true, mode: 0o700 });
-      const flags = () => execFileSync('lsattr', ['-d', join(root, 'snapshots', '.tmp')], { encoding: 'utf8' }).split(' ')[0]!;
+      const flags = () => dirAttributes(join(root, 'snapshots', '.tmp'));
       expect(flags()).not.toContain('T');
       await pushImage(target, 'test/placed', 'v1', [await layer([{ name: 'bin/busybox', type: 'file', data: 'bb', mode: 0o755 }, ...Array.from({ length: 40 }, (_, i) => ({ name: `bin/applet-${i}`, type: 'symlink' as const, linkname: 'busybox' }))])]);
       const svc = await ImageService.open({ root, state: join(dir, 'state-placed'), authFile: join(dir, 'auths-placed.json') });

@@ -3,10 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markTopDirectory } from '../../src/runtime/native.js';
+import { dirAttributes, fileSystemOf } from '../rig/dir-attributes.js';
 
-// chattr's attribute letters for a directory, e.g. "-------------Te-------".
-const attributes = (path: string) => execFileSync('lsattr', ['-d', path], { encoding: 'utf8' }).split(' ')[0]!;
-const fileSystemOf = (path: string) => execFileSync('stat', ['-f', '-c', '%T', path], { encoding: 'utf8' }).trim();
+const attributes = dirAttributes;
 
 let base: string;
 let shm: string;
