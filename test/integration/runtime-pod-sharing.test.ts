@@ -141,6 +141,11 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
       config: { metadata: { name: 'hog' }, image: { image: BUSYBOX_REF }, command: ['tail', '/dev/zero'], linux: { resources: { memoryLimitInBytes: 16 * 1024 * 1024 } } },
     });
     await current.startContainer({ containerId: hog.containerId });
+    // conmon 2.1.6 creates a file named `oom` in its working dir at the OOM event: that must be the
+    // container's persist dir (it also writes one there), never the caller's (the repo, here).
+    const hogBundle = join(fx.options.root, 'containers', hog.containerId, 'bundle');
+    const hogMonitor = Number((await readFile(join(hogBundle, 'conmon.pid'), 'utf8')).trim());
+    expect(await readlink(`/proc/${hogMonitor}/cwd`)).toBe(join(hogBundle, 'persist'));
     const oom = await waitFor(
       async () => {
         const s = (await current.containerStatus({ containerId: hog.containerId })).status!;

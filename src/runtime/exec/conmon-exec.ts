@@ -85,6 +85,8 @@ export async function execWithConmon(o: ConmonExecOptions): Promise<number> {
       {
         cmd: o.conmon,
         args,
+        // In the session's dir: conmon before 2.1.13 writes an `oom` file into its working dir.
+        cwd: session,
         extraEnv: { _OCI_SYNCPIPE: '3', _OCI_STARTPIPE: '4', _OCI_ATTACHPIPE: '5' },
       },
       3,

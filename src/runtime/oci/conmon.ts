@@ -15,10 +15,12 @@ export interface SyncMessage {
 }
 
 /** `debug` hears runc's warnings, which stay out of the error. */
-export async function startConmon(runner: ProcessRunner, conmon: string, args: string[], timeoutMs: number, debug?: (message: string) => void): Promise<number> {
+export async function startConmon(runner: ProcessRunner, conmon: string, args: string[], cwd: string, timeoutMs: number, debug?: (message: string) => void): Promise<number> {
   // Spawned detached with stdio on /dev/null and the sync pipe as fd 3. Only the first line
   // counts: the daemonized conmon keeps fd 3 open while the container runs (no EOF to wait for).
-  const { sync } = await runner.spawnWithSyncPipe({ cmd: conmon, args, extraEnv: { _OCI_SYNCPIPE: '3' } });
+  // `cwd` is a dir of the container's own: conmon before 2.1.13 (Debian's 2.1.6) creates a file
+  // named `oom` in its working directory at each OOM event, which was the caller's.
+  const { sync } = await runner.spawnWithSyncPipe({ cmd: conmon, args, cwd, extraEnv: { _OCI_SYNCPIPE: '3' } });
   try {
     const msg = await readSyncMessage(sync, timeoutMs);
     if (msg.data < 0) {

@@ -86,7 +86,7 @@ export class RuncConmonRuntime implements OciRuntime {
     if (o.stdin) args.push('-i');
     if (o.stdin && !o.stdinOnce) args.push('--leave-stdin-open');
     if (o.logSizeMax && o.logSizeMax > 0) args.push('--log-size-max', String(o.logSizeMax));
-    const pid = await startConmon(this.opts.runner, this.conmon, args, 60_000, this.opts.debug);
+    const pid = await startConmon(this.opts.runner, this.conmon, args, joinPath(o.bundle, 'persist'), 60_000, this.opts.debug);
     return { pid };
   }
 
