@@ -355,8 +355,10 @@ export class ContainerService {
   // ---- stop / remove ----
 
   async stop(req: cri.StopContainerRequestIn): Promise<cri.StopContainerResponse> {
-    const id = await this.ctx.containers.resolve(req.containerId ?? '').catch(() => undefined);
-    if (!id) throw notFound(`container "${req.containerId ?? ''}" not found`);
+    // Idempotent, as the CRI asks and containerd answers: a container that is not there (never
+    // was, or already removed) is stopped. An ambiguous prefix still fails.
+    const id = await this.ctx.containers.resolve(req.containerId ?? '');
+    if (!id) return {};
     await this.stopById(id, toInt(req.timeout));
     await this.ctx.nri?.stopContainer(id);
     return {};
