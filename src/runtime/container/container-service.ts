@@ -137,6 +137,7 @@ export class ContainerService {
           hostnamePath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
           resolvConfPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
           shmPath: sandbox.shmPath,
+          supplementalGroupsPolicy: sandbox.config.linux?.securityContext?.supplementalGroupsPolicy,
         },
         image: {
           config: image.config.config,
@@ -148,6 +149,9 @@ export class ContainerService {
         devices: await resolveDevices(config.devices ?? []),
         localhostSeccomp: await loadLocalhostSeccomp(config.linux?.securityContext),
         targetPid: await this.targetPid(config),
+        // Asked only when a mount needs it: `runc features` is one more process.
+        recursiveReadOnlyMounts: (config.mounts ?? []).some((m) => m.recursiveReadOnly)
+          && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
         warn: ctx.warn,
       });
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
