@@ -1,28 +1,40 @@
 #!/usr/bin/env bash
-# Prepares test/integration/critest-upstream.test.ts, the upstream CRI validation suite (critest of
-# cri-tools v1.26.1) against `isulats daemon`:
-# - critest, built from the source tarball with vendored modules in ../shared/cri-tools (beside
-#   the repo) with trixie's Go 1.24 that scripts/build-go-test-tools.sh unpacks (run that first),
-#   into $ISULATS_CRITEST_DIR/critest-<sha256 of the tarball, 16 hex digits>: a rerun with the
-#   same tarball skips the 3-5 minute build;
+# Prepares the upstream CRI validation suite (critest of cri-tools) against `isulats daemon`
+# (test/integration/critest-upstream.test.ts runs each release built here):
+# - critest v1.34.0 (the conformance gate) and v1.26.1, each built from its source tarball with
+#   vendored modules in ../shared/cri-tools (beside the repo) with trixie's Go 1.24 that
+#   scripts/build-go-test-tools.sh unpacks (run that first), into
+#   $ISULATS_CRITEST_DIR/critest-<sha256 of the tarball, 16 hex digits>: a rerun with the same
+#   tarball skips the 3-5 minute build; the two build one after the other (each takes both cores);
 # - Debian's dynamic busybox, for the images the suite pulls (test/rig/critest-images.ts): its
 #   shell looks commands up in PATH, where busybox-static runs its applets in-process. Unpacked
 #   under $ISULATS_CRITEST_BUSYBOX_DIR, not installed (the package conflicts with busybox-static).
-# Without ../shared/cri-tools this says so and does nothing.
+# A release whose tarball is missing is skipped (so is its test), with a line saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARBALL=${ISULATS_CRITEST_TARBALL:-../shared/cri-tools/cri-tools-1.26.1-critest.tar.gz}
+SOURCES=${ISULATS_CRITEST_SOURCES:-../shared/cri-tools}
 CACHE=${ISULATS_CRITEST_DIR:-/var/cache/isulats/critest}
 GO_TRIXIE=${ISULATS_GO_TRIXIE_DIR:-/var/cache/isulats/go-trixie}
 GOROOT=$GO_TRIXIE/root/usr/lib/go-1.24
-VERSION=1.26.1
 BUSYBOX_DIR=${ISULATS_CRITEST_BUSYBOX_DIR:-/var/cache/isulats/busybox-dynamic}
+# Release and the module path its version flag (-X <module>/pkg/version.Version) names; the
+# tarball is $SOURCES/cri-tools-<release>-critest.tar.gz (test/rig/critest.ts lists the same).
+RELEASES=(
+  "1.34.0 sigs.k8s.io/cri-tools"
+  "1.26.1 github.com/kubernetes-sigs/cri-tools"
+)
 
 log() { printf '[build-critest] %s\n' "$*"; }
 
-if [[ ! -f $TARBALL ]]; then
-  log "skipped: no $TARBALL (the upstream critest test will be skipped)"
+tarball() { printf '%s/cri-tools-%s-critest.tar.gz' "$SOURCES" "$1"; }
+
+present=0
+for release in "${RELEASES[@]}"; do
+  [[ -f $(tarball "${release%% *}") ]] && present=1
+done
+if ((present == 0)); then
+  log "skipped: no cri-tools tarballs in $SOURCES (the upstream critest tests will be skipped)"
   exit 0
 fi
 
@@ -42,30 +54,58 @@ fetch_busybox() {
 }
 fetch_busybox
 
-# test/rig/critest.ts computes the same name to find the binary.
-out="$CACHE/critest-$(sha256sum "$TARBALL" | cut -c1-16)"
-if [[ -x $out ]]; then
-  log "up to date: $out"
-  exit 0
-fi
-if [[ ! -x $GOROOT/bin/go ]]; then
-  log "no Go toolchain at $GOROOT: run scripts/build-go-test-tools.sh first"
-  exit 1
-fi
+work=
+trap 'rm -rf "${work:-}"' EXIT
 
-mkdir -p "$CACHE/gocache"
-work=$(mktemp -d "$CACHE/src.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-start=$SECONDS
-tar -xzf "$TARBALL" -C "$work"
-src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
-# critest is a ginkgo test binary: `go test -c` of cmd/critest. Vendored modules, no network.
-(cd "$src" && env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" GOROOT="$GOROOT" \
-  GOCACHE="$CACHE/gocache" GOPATH="$CACHE/gopath" GOFLAGS=-mod=vendor GOPROXY=off \
-  GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
-  go test -c -trimpath -o "$work/critest" \
-    -ldflags "-X github.com/kubernetes-sigs/cri-tools/pkg/version.Version=$VERSION" ./cmd/critest)
-mv "$work/critest" "$out"
+# Builds one release into the cache (unless there); its path in $binary.
+build_release() {
+  local version=$1 module=$2 tarball out src start
+  tarball=$(tarball "$version")
+  # test/rig/critest.ts computes the same name to find the binary.
+  out="$CACHE/critest-$(sha256sum "$tarball" | cut -c1-16)"
+  if [[ -x $out ]]; then
+    log "up to date: v$version $out"
+    binary=$out
+    return 0
+  fi
+  if [[ ! -x $GOROOT/bin/go ]]; then
+    log "no Go toolchain at $GOROOT: run scripts/build-go-test-tools.sh first"
+    return 1
+  fi
+  mkdir -p "$CACHE/gocache"
+  work=$(mktemp -d "$CACHE/src.XXXXXX")
+  start=$SECONDS
+  tar -xzf "$tarball" -C "$work"
+  src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
+  # critest is a ginkgo test binary: `go test -c` of cmd/critest. Vendored modules, no network.
+  if ! (cd "$src" && env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" GOROOT="$GOROOT" \
+    GOCACHE="$CACHE/gocache" GOPATH="$CACHE/gopath" GOFLAGS=-mod=vendor GOPROXY=off \
+    GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
+    go test -c -trimpath -o "$work/critest" \
+      -ldflags "-X $module/pkg/version.Version=$version" ./cmd/critest); then
+    return 1
+  fi
+  mv "$work/critest" "$out"
+  rm -rf "$work"
+  work=
+  log "built v$version $out in $((SECONDS - start)) s"
+  binary=$out
+}
+
+built=()
+for release in "${RELEASES[@]}"; do
+  version=${release%% *}
+  if [[ ! -f $(tarball "$version") ]]; then
+    log "skipped v$version: no $(tarball "$version") (its upstream critest test will be skipped)"
+    continue
+  fi
+  build_release "$version" "${release#* }"
+  built+=("$binary")
+done
 # Builds from other tarballs are of no further use.
-find "$CACHE" -maxdepth 1 -name 'critest-*' ! -name "${out##*/}" -delete
-log "built $out in $((SECONDS - start)) s"
+for old in "$CACHE"/critest-*; do
+  [[ -e $old ]] || continue
+  keep=0
+  for b in "${built[@]}"; do [[ $old == "$b" ]] && keep=1; done
+  ((keep)) || rm -f "$old"
+done

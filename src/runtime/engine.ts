@@ -377,8 +377,11 @@ export class Engine implements RuntimeApi, ImageApi {
       },
       info,
       // "" (the default) first, then every configured handler by name, as containerd lists them.
-      runtimeHandlers: ['', ...this.ctx.runtimes.names()].map((name) => ({ name, features: { recursiveReadOnlyMounts: false, userNamespaces: false } })),
-      features: { supplementalGroupsPolicy: false, userNamespacesHostNetwork: false, mountOptions: false },
+      runtimeHandlers: await Promise.all(['', ...this.ctx.runtimes.names()].map(async (name) => ({
+        name,
+        features: { recursiveReadOnlyMounts: (await this.ctx.runtimes.entry(name).features()).recursiveReadOnlyMounts, userNamespaces: false },
+      }))),
+      features: { supplementalGroupsPolicy: true, userNamespacesHostNetwork: false, mountOptions: false },
     };
   }
 

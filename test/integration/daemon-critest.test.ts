@@ -517,10 +517,37 @@ describe('[k8s.io] Container', () => {
       }
     });
 
-    it('recursive readonly mounts: not advertised, so critest skips them', async () => {
+    it('should support recursive readonly mounts (announced for the default handler: runc lists rro)', async () => {
       const handlers: CriMessage[] = (await c.runtime('Status', {})).runtimeHandlers;
-      expect(handlers.find((h) => h.name === '')?.features?.recursiveReadOnlyMounts).toBe(false);
+      expect(handlers.find((h) => h.name === '')?.features?.recursiveReadOnlyMounts).toBe(true);
+      const { podId, config } = await podForContainer({ linux: { securityContext: { privileged: true } } });
+      const hostPath = join(dir, `rro-${uuid()}`);
+      await mkdir(join(hostPath, 'tmpfs'), { recursive: true });
+      await run('mount', ['-t', 'tmpfs', 'none', join(hostPath, 'tmpfs')]);
+      try {
+        const id = await createContainer(podId, config, { mounts: [{ hostPath, containerPath: '/mnt', readonly: true, recursiveReadOnly: true, selinuxRelabel: true }] });
+        await startRunning(id);
+        await execOk(id, ['sh', '-c', 'touch /mnt/tmpfs/foo 2>&1 | grep -q "Read-only file system"']);
+        expect((await status(id)).mounts).toHaveLength(1);
+        await c.runtime('StopContainer', { containerId: id, timeout: '10' });
+      } finally {
+        await run('umount', ['-l', join(hostPath, 'tmpfs')]).catch(() => undefined);
+      }
     });
+
+    for (const [what, mount] of [
+      ['PROPAGATION_HOST_TO_CONTAINER', { readonly: true, propagation: 'PROPAGATION_HOST_TO_CONTAINER' }],
+      ['PROPAGATION_BIDIRECTIONAL', { readonly: true, propagation: 'PROPAGATION_BIDIRECTIONAL' }],
+      ['ReadOnly: false', { readonly: false }],
+    ] as const) {
+      it(`should reject a recursive readonly mount with ${what} (InvalidArgument)`, async () => {
+        const { podId, config } = await podForContainer({ linux: { securityContext: { privileged: true } } });
+        const error = await createContainer(podId, config, { mounts: [{ hostPath: dir, containerPath: '/mnt', recursiveReadOnly: true, selinuxRelabel: true, ...mount }] })
+          .then(() => undefined, (e: grpc.ServiceError) => e);
+        expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+        expect(await listContainerIds({ podSandboxId: podId })).toEqual([]);
+      });
+    }
   });
 
   describe('list filters', () => {
@@ -566,6 +593,9 @@ describe('[k8s.io] Idempotence', () => {
     await c.runtime('StopContainer', { containerId: id, timeout: '10' });
     await c.runtime('RemoveContainer', { containerId: id });
     await c.runtime('RemoveContainer', { containerId: id });
+    // Stopping the removed container, or one never made (critest v1.34 sends a random UUID), is OK too.
+    await c.runtime('StopContainer', { containerId: id, timeout: '0' });
+    await c.runtime('StopContainer', { containerId: randomUUID(), timeout: '0' });
   });
 
   it('RemovePodSandbox of a running pod stops it and its containers first', async () => {

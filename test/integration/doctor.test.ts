@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../rig/cli.js';
+import { conflistSubnet } from '../rig/cni-conf.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
@@ -44,7 +45,9 @@ describe('isulats doctor', () => {
     // The rig's conflist lives in a temp dir: only the runtime's own config (verbose Status / admin Info) points there.
     const cni = report.checks.filter((c) => c.id.startsWith('cni.conf:'));
     expect(cni).toHaveLength(1);
-    expect(cni[0]).toMatchObject({ status: 'ok', evidence: expect.stringMatching(/bridge.*subnet 10\.88\.\d+\.0\/24/) });
+    const subnet = await conflistSubnet(env.ISULATS_TEST_CNI_CONF_DIR);
+    expect(cni[0]).toMatchObject({ status: 'ok', evidence: expect.stringContaining(`subnet ${subnet}`) });
+    expect(cni[0]!.evidence).toMatch(/bridge/);
     expect(check(report, 'disk.image')!.status).not.toBe('fail');
     expect(check(report, 'tools.runc')!.status).toBe('ok');
     expect(check(report, 'kernel.overlay')!.status).toBe('ok');

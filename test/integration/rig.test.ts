@@ -2,8 +2,10 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { conflistSubnet } from '../rig/cni-conf.js';
 import { startContainerd } from '../rig/containerd.js';
 import { openCriClient, type CriMessage as Msg, type RawCriClient } from '../rig/cri-client.js';
+import { cidrContains } from '../rig/free-subnet.js';
 import { findCgroupDirs, inCgroupOf, isUnder, linkExists, listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { writeContainerConfig, writePodConfig } from '../rig/pod-configs.js';
 import { pidAlive } from '../rig/proc.js';
@@ -132,7 +134,8 @@ describe('test rig', () => {
       pod = await runPodWithContainer(cri, env.ISULATS_TEST_BUSYBOX, 'rig-pod', logDir);
       const status = await cri.runtime('ContainerStatus', { containerId: pod.containerId });
       expect(status.status.state).toBe('CONTAINER_RUNNING');
-      expect(pod.podIp).toMatch(/^10\.88\.\d+\.\d+$/);
+      const subnet = await conflistSubnet(env.ISULATS_TEST_CNI_CONF_DIR);
+      expect(cidrContains(subnet, pod.podIp), `pod IP ${pod.podIp} in ${subnet}`).toBe(true);
       const log = await waitFor(async () => {
         const text = await readFile(join(logDir, 'hello.log'), 'utf8').catch(() => '');
         return text.includes('hi') ? text : undefined;

@@ -2,9 +2,11 @@
 // runc-compatible CLIs under conmon) of a pod and all its containers, for every later call.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { release } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/runtime/engine.js';
+import { kernelHasMountSetattr } from '../../src/runtime/oci/runtime-features.js';
 import { CRUN, crunForThisHost } from '../rig/crun-path.js';
 import { run } from '../rig/proc.js';
 import { BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
@@ -45,6 +47,36 @@ describe('runtime: runtime handlers (runc and crun)', () => {
       default: 'runc',
       handlers: { runc: { path: 'runc', runtimeArgs: [], root: runcRoot }, crun: { path: crunPath, runtimeArgs: CRUN_ARGS, root: crunRoot } },
     });
+  });
+
+  it("announces recursive read-only mounts for a handler whose own `features` lists rro, and only for it", async () => {
+    // runc 1.1 lists rro; crun 1.8 has no `features` command at all. rro also needs Linux 5.12.
+    const listsRro = async (binary: string, args: string[]) => {
+      const { code, stdout } = await run(binary, [...args, 'features'], { check: false });
+      return code === 0 && (JSON.parse(stdout) as { mountOptions?: string[] }).mountOptions?.includes('rro') === true && kernelHasMountSetattr(release());
+    };
+    const runc = await listsRro('runc', []);
+    const crun = await listsRro(crunPath, CRUN_ARGS);
+    const status = await fx.engine.status({});
+    expect(status.runtimeHandlers).toEqual([
+      { name: '', features: { recursiveReadOnlyMounts: runc, userNamespaces: false } },
+      { name: 'runc', features: { recursiveReadOnlyMounts: runc, userNamespaces: false } },
+      { name: 'crun', features: { recursiveReadOnlyMounts: crun, userNamespaces: false } },
+    ]);
+    expect(status.features?.supplementalGroupsPolicy).toBe(true);
+    if (crun) return;
+    // A handler that cannot do it refuses the mount, and leaves no container behind.
+    const pod = podConfig('rro-crun');
+    const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod, runtimeHandler: 'crun' });
+    try {
+      const mounts = [{ containerPath: '/mnt', hostPath: fx.dir, readonly: true, recursiveReadOnly: true }];
+      const config = { metadata: { name: 'rro' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'], mounts };
+      await expect(fx.engine.createContainer({ podSandboxId, config, sandboxConfig: pod }))
+        .rejects.toMatchObject({ kind: 'invalid-argument', message: expect.stringMatching(/recursive_read_only is not supported by the pod's runtime handler/) });
+      expect((await fx.engine.listContainers({ filter: { podSandboxId } })).containers).toEqual([]);
+    } finally {
+      await fx.engine.removePodSandbox({ podSandboxId });
+    }
   });
 
   it('runs a crun pod and its container under crun beside a runc pod, through exec, recovery, stop and removal', async () => {

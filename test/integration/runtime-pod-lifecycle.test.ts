@@ -3,6 +3,7 @@ import { lstat, readdir, readFile, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainTrash } from '../../src/runtime/store/trash.js';
+import { cidrContains } from '../rig/free-subnet.js';
 import { waitFor } from '../rig/wait.js';
 import { anyAlive, BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -26,7 +27,7 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     const podStatus = (await e.podSandboxStatus({ podSandboxId })).status!;
     expect(podStatus.state).toBe('SANDBOX_READY');
     expect(podStatus.metadata?.uid).toBe('uid-lifecycle');
-    expect(podStatus.network?.ip).toMatch(/^10\.88\.\d+\.\d+$/);
+    expect(cidrContains(fx.net.subnet, podStatus.network?.ip ?? ''), `pod IP ${podStatus.network?.ip} in ${fx.net.subnet}`).toBe(true);
     const netns = join(fx.options.state, 'netns', podSandboxId);
     expect(existsSync(netns)).toBe(true);
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chooseSubnet, routeDestinations, SUBNET_POOLS } from './free-subnet.js';
 import { run } from './proc.js';
@@ -68,4 +68,17 @@ export async function writeBridgeConflist(confDir: string, leaseDir: string, opt
   const confPath = join(confDir, `10-${name}.conflist`);
   await writeFile(confPath, `${JSON.stringify(conflist, null, 2)}\n`);
   return { name, bridge, subnet, gateway, leaseDir, confPath };
+}
+
+/**
+ * The subnet of the one bridge conflist in `confDir` (the rig's ISULATS_TEST_CNI_CONF_DIR): tests
+ * check pod IPs against it, never against a fixed pool (10.88.0.0/16 is taken on a containerd node).
+ */
+export async function conflistSubnet(confDir: string): Promise<string> {
+  const files = (await readdir(confDir)).filter((f) => f.endsWith('.conflist'));
+  if (files.length !== 1) throw new Error(`expected one conflist in ${confDir}, found ${files.length}`);
+  const conf = JSON.parse(await readFile(join(confDir, files[0]!), 'utf8')) as { plugins?: Array<{ ipam?: { ranges?: Array<Array<{ subnet?: string }>> } }> };
+  const subnet = conf.plugins?.[0]?.ipam?.ranges?.[0]?.[0]?.subnet;
+  if (!subnet) throw new Error(`no ipam subnet in ${join(confDir, files[0]!)}`);
+  return subnet;
 }

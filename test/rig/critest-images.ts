@@ -1,4 +1,4 @@
-// The images the upstream CRI validation suite (critest v1.26.1: cri-tools pkg/validate and
+// The images the upstream CRI validation suite (critest v1.34.0 and v1.26.1: cri-tools pkg/validate and
 // pkg/framework) pulls by their upstream names, built for the rig and pushed to a local registry
 // under the same repository paths, so that a daemon with registry mirrors for registry.k8s.io and
 // gcr.io serves them offline. One rootfs holds what every one of them must do; each image is a

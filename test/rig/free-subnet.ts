@@ -48,6 +48,13 @@ export function routeDestinations(ipRouteOutput: string): Cidr[] {
     .filter((r): r is Cidr => r !== undefined && r.bits > 0);
 }
 
+/** Whether `ip` (dotted IPv4) lies in `cidr` ("a.b.c.d/n"); false for anything unparsable. */
+export function cidrContains(cidr: string, ip: string): boolean {
+  const net = parseCidr(cidr);
+  const addr = /\//.test(ip) ? undefined : parseCidr(ip);
+  return !!net && !!addr && overlaps(net, addr) && addr.bits >= net.bits;
+}
+
 export function overlaps(x: Cidr, y: Cidr): boolean {
   const m = mask(Math.min(x.bits, y.bits));
   return ((x.base & m) >>> 0) === ((y.base & m) >>> 0);

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeBridgeConflist } from '../rig/cni-conf.js';
-import { chooseSubnet, overlaps, parseCidr, routeDestinations, SUBNET_POOLS } from '../rig/free-subnet.js';
+import { conflistSubnet, writeBridgeConflist } from '../rig/cni-conf.js';
+import { chooseSubnet, cidrContains, overlaps, parseCidr, routeDestinations, SUBNET_POOLS } from '../rig/free-subnet.js';
 
 const DEBIAN_VM = `default via 192.0.2.1 dev eth0
 192.0.2.0/24 dev eth0 proto kernel scope link src 192.0.2.2
@@ -88,6 +88,31 @@ describe('rig subnet choice', () => {
       const range = JSON.parse(readFileSync(net.confPath, 'utf8')).plugins[0].ipam.ranges[0][0];
       expect(range).toEqual({ subnet: net.subnet, gateway: net.gateway });
       expect(lines).toEqual([`[rig] network ${net.name}: ${net.subnet} from 10.188.0.0/16 (host routes cover 10.88.0.0/16)`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('pod IPs against the rig subnet (tests never assume a pool)', () => {
+  it.each([
+    ['10.188.7.0/24', '10.188.7.42', true],
+    ['10.188.7.0/24', '10.188.8.42', false],
+    ['10.88.3.0/24', '10.88.3.1', true],
+    ['10.88.3.0/24', '10.88.0.5', false],
+    ['172.29.0.0/16', '172.29.200.1', true],
+    ['10.188.7.0/24', '10.188.7.0/16', false],
+    ['10.188.7.0/24', '', false],
+    ['garbage', '10.188.7.1', false],
+  ])('%s holds %s: %s', (cidr, ip, inside) => {
+    expect(cidrContains(cidr, ip)).toBe(inside);
+  });
+
+  it('reads the subnet back from the conflist the rig wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ist-sub-'));
+    try {
+      const net = await writeBridgeConflist(dir, join(dir, 'leases'), { routeTable: async () => '', report: () => undefined });
+      expect(await conflistSubnet(dir)).toBe(net.subnet);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

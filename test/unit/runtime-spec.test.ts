@@ -122,7 +122,8 @@ describe('buildContainerSpec', () => {
     expect(spec.process.env).toContain('HOSTNAME=podhost');
     expect(spec.process.cwd).toBe('/work');
     expect(spec.process.args).toEqual(['/entry', 'default']);
-    expect(spec.process.user).toEqual({ uid: 1000, gid: 1000, additionalGids: [10] });
+    // containerd's order: the primary group, the image's groups for the user, the CRI's.
+    expect(spec.process.user).toEqual({ uid: 1000, gid: 1000, additionalGids: [1000, 10] });
     expect(spec.linux.maskedPaths).toEqual(DEFAULT_MASKED_PATHS);
     expect(spec.linux.cgroupsPath).toBe('/isulats/c1');
     expect(spec.linux.seccomp).toBeUndefined();
@@ -167,6 +168,44 @@ describe('buildContainerSpec', () => {
     expect(spec.linux.rootfsPropagation).toBe('rshared');
   });
 
+  describe('supplemental_groups_policy', () => {
+    const sc = (policy?: 'Merge' | 'Strict' | number) => ({ linux: { securityContext: { supplementalGroups: [1234], ...(policy === undefined ? {} : { supplementalGroupsPolicy: policy as 'Strict' }) } } });
+    it.each([
+      ['unset (Merge)', undefined, [1000, 10, 1234]],
+      ['Merge', 'Merge' as const, [1000, 10, 1234]],
+      ['Strict', 'Strict' as const, [1000, 1234]],
+      ['Strict as its number', 1, [1000, 1234]],
+    ])('%s', (_name, policy, groups) => {
+      expect(buildContainerSpec(input({}, sc(policy))).process.user).toEqual({ uid: 1000, gid: 1000, additionalGids: groups });
+    });
+
+    it("Strict on the pod leaves the image's groups out of its containers", () => {
+      const base = input({}, sc());
+      const spec = buildContainerSpec({ ...base, sandbox: { ...base.sandbox, supplementalGroupsPolicy: 'Strict' } });
+      expect(spec.process.user.additionalGids).toEqual([1000, 1234]);
+    });
+  });
+
+  describe('recursive_read_only mounts', () => {
+    const rro = (mount: Record<string, unknown>, supported = true) => buildContainerSpec(input({ recursiveReadOnlyMounts: supported }, {
+      mounts: [{ containerPath: '/data', hostPath: '/srv/data', recursiveReadOnly: true, ...mount }],
+    }));
+
+    it('adds rro to a read-only private bind mount', () => {
+      const spec = rro({ readonly: true });
+      expect(spec.mounts.find((m: { destination: string }) => m.destination === '/data').options).toEqual(['rbind', 'rprivate', 'ro', 'rro']);
+    });
+
+    it.each([
+      ['not read-only', { readonly: false }, true, /recursive_read_only needs readonly/],
+      ['host-to-container propagation', { readonly: true, propagation: 'PROPAGATION_HOST_TO_CONTAINER' }, true, /needs propagation PROPAGATION_PRIVATE/],
+      ['bidirectional propagation', { readonly: true, propagation: 'PROPAGATION_BIDIRECTIONAL' }, true, /needs propagation PROPAGATION_PRIVATE/],
+      ['a handler without rro', { readonly: true }, false, /not supported by the pod's runtime handler/],
+    ])('refuses %s with InvalidArgument', (_name, mount, supported, message) => {
+      expect(() => rro(mount, supported)).toThrow(expect.objectContaining({ kind: 'invalid-argument', message: expect.stringMatching(message) }));
+    });
+  });
+
   it('applies resources and clamps oom_score_adj to the host floor', () => {
     const spec = buildContainerSpec(
       input({ host: { oomScoreFloor: 0, apparmor: false, selinux: false } }, {
@@ -201,7 +240,7 @@ describe('buildContainerSpec', () => {
         },
       }),
     );
-    expect(spec.process.user).toEqual({ uid: 0, gid: 10, additionalGids: [44] });
+    expect(spec.process.user).toEqual({ uid: 0, gid: 10, additionalGids: [10, 44] });
     expect(spec.root.readonly).toBe(true);
     expect(spec.process.noNewPrivileges).toBe(true);
     expect(spec.process.capabilities.bounding).toContain('CAP_SYS_ADMIN');

@@ -137,6 +137,7 @@ export class ContainerService {
           hostnamePath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
           resolvConfPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
           shmPath: sandbox.shmPath,
+          supplementalGroupsPolicy: sandbox.config.linux?.securityContext?.supplementalGroupsPolicy,
         },
         image: {
           config: image.config.config,
@@ -148,6 +149,9 @@ export class ContainerService {
         devices: await resolveDevices(config.devices ?? []),
         localhostSeccomp: await loadLocalhostSeccomp(config.linux?.securityContext),
         targetPid: await this.targetPid(config),
+        // Asked only when a mount needs it: `runc features` is one more process.
+        recursiveReadOnlyMounts: (config.mounts ?? []).some((m) => m.recursiveReadOnly)
+          && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
         warn: ctx.warn,
       });
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
@@ -355,8 +359,10 @@ export class ContainerService {
   // ---- stop / remove ----
 
   async stop(req: cri.StopContainerRequestIn): Promise<cri.StopContainerResponse> {
-    const id = await this.ctx.containers.resolve(req.containerId ?? '').catch(() => undefined);
-    if (!id) throw notFound(`container "${req.containerId ?? ''}" not found`);
+    // Idempotent, as the CRI asks and containerd answers: a container that is not there (never
+    // was, or already removed) is stopped. An ambiguous prefix still fails.
+    const id = await this.ctx.containers.resolve(req.containerId ?? '');
+    if (!id) return {};
     await this.stopById(id, toInt(req.timeout));
     await this.ctx.nri?.stopContainer(id);
     return {};

@@ -22,6 +22,7 @@ export function enumName<T extends string>(v: T | number | null | undefined, nam
 export const NAMESPACE_MODES = ['POD', 'CONTAINER', 'NODE', 'TARGET'] as const;
 export type NsMode = (typeof NAMESPACE_MODES)[number];
 export const PROFILE_TYPES = ['RuntimeDefault', 'Unconfined', 'Localhost'] as const;
+export const SUPPLEMENTAL_GROUPS_POLICIES = ['Merge', 'Strict'] as const;
 export const PROPAGATIONS = ['PROPAGATION_PRIVATE', 'PROPAGATION_HOST_TO_CONTAINER', 'PROPAGATION_BIDIRECTIONAL'] as const;
 export const CONTAINER_STATES = ['CONTAINER_CREATED', 'CONTAINER_RUNNING', 'CONTAINER_EXITED', 'CONTAINER_UNKNOWN'] as const;
 export const SANDBOX_STATES = ['SANDBOX_READY', 'SANDBOX_NOTREADY'] as const;

@@ -7,10 +7,10 @@ import { invalidArgument } from '../errors.js';
 import type { OciImageConfig } from '../image/manifest.js';
 import { clampOomScoreAdj } from '../oci/oom-score.js';
 import { splitHugepageLimits, type HugepageLimit } from '../oci/hugetlb.js';
-import { enumName, NAMESPACE_MODES, PROPAGATIONS, toInt, type NsMode } from './cri-values.js';
+import { enumName, NAMESPACE_MODES, PROPAGATIONS, SUPPLEMENTAL_GROUPS_POLICIES, toInt, type NsMode } from './cri-values.js';
 import { runtimeDefaultSeccomp } from './seccomp-default.js';
 import { seccompChoice, type SeccompSettings } from './seccomp-profile.js';
-import { resolveUser } from './user-lookup.js';
+import { resolveUser, type ResolvedUser } from './user-lookup.js';
 
 export type OciSpec = Record<string, any>;
 
@@ -82,6 +82,8 @@ export interface SandboxContext {
   hostsPath: string;
   hostnamePath: string;
   shmPath?: string;
+  /** The pod's `supplemental_groups_policy` (kubelet copies it into each container's too). */
+  supplementalGroupsPolicy?: cri.LinuxSandboxSecurityContextIn['supplementalGroupsPolicy'];
 }
 
 export interface ResolvedDevice {
@@ -109,6 +111,8 @@ export interface ContainerSpecInput {
   localhostSeccomp?: unknown;
   /** Init pid of the target container for NamespaceMode TARGET. */
   targetPid?: number;
+  /** Whether the pod's runtime handler takes the `rro` mount option (its `features` list it). */
+  recursiveReadOnlyMounts?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -158,6 +162,28 @@ export function capabilities(add: string[] = [], drop: string[] = [], privileged
   if (drop.some((c) => c.toUpperCase() === 'ALL')) caps = new Set(add.filter((c) => c.toUpperCase() !== 'ALL').map(normaliseCapability));
   else for (const c of drop) caps.delete(normaliseCapability(c));
   return [...caps];
+}
+
+/**
+ * The process's supplementary groups, as containerd sets them: the primary group first, then
+ * (policy Merge, the default) the groups the image's /etc/group puts the user in, then the
+ * CRI's `supplemental_groups`. Strict, on the container or its pod (Merge is the zero value, so
+ * only Strict says something), leaves the image's groups out.
+ */
+function supplementalGroups(user: ResolvedUser, sc: cri.LinuxContainerSecurityContextIn | null | undefined, podPolicy: SandboxContext['supplementalGroupsPolicy']): number[] {
+  const isStrict = (p: unknown) => enumName(p as never, SUPPLEMENTAL_GROUPS_POLICIES) === 'Strict';
+  const strict = isStrict(sc?.supplementalGroupsPolicy) || isStrict(podPolicy);
+  const groups = new Set([user.gid, ...(strict ? [] : user.additionalGids)]);
+  for (const g of sc?.supplementalGroups ?? []) groups.add(toInt(g));
+  return [...groups];
+}
+
+/** As the CRI specifies `recursive_read_only`: read-only, private, and a handler that can do it. */
+function checkRecursiveReadOnly(m: cri.MountIn, prop: string, supported: boolean): void {
+  const where = `mount "${m.containerPath}"`;
+  if (!m.readonly) throw invalidArgument(`${where}: recursive_read_only needs readonly`);
+  if (prop !== 'rprivate') throw invalidArgument(`${where}: recursive_read_only needs propagation PROPAGATION_PRIVATE`);
+  if (!supported) throw invalidArgument(`${where}: recursive_read_only is not supported by the pod's runtime handler`);
 }
 
 function propagationOption(p: cri.MountIn['propagation']): string {
@@ -284,8 +310,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
     userSpec = `${userSpec.split(':')[0] ?? ''}:${toInt(sc.runAsGroup.value)}`;
   }
   const user = resolveUser(userSpec, image.passwd, image.group);
-  const additional = new Set(user.additionalGids);
-  for (const g of sc?.supplementalGroups ?? []) additional.add(toInt(g));
+  const additional = supplementalGroups(user, sc, sandbox.supplementalGroupsPolicy);
   const extraEnv = [`HOSTNAME=${sandbox.hostname}`];
   if (user.home) extraEnv.push(`HOME=${user.home}`);
   else extraEnv.push('HOME=/');
@@ -311,7 +336,12 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
     const prop = propagationOption(m.propagation);
     if (prop === 'rshared') rootfsPropagation = 'rshared';
     else if (prop === 'rslave' && rootfsPropagation !== 'rshared') rootfsPropagation = 'rslave';
-    mounts.push({ destination: m.containerPath, type: 'bind', source: m.hostPath, options: ['rbind', prop, m.readonly ? 'ro' : 'rw'] });
+    const options = ['rbind', prop, m.readonly ? 'ro' : 'rw'];
+    if (m.recursiveReadOnly) {
+      checkRecursiveReadOnly(m, prop, !!input.recursiveReadOnlyMounts);
+      options.push('rro');
+    }
+    mounts.push({ destination: m.containerPath, type: 'bind', source: m.hostPath, options });
   }
 
   const oomScoreAdj = clampOomScoreAdj(toInt(config.linux?.resources?.oomScoreAdj), host.oomScoreFloor);
@@ -334,7 +364,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
     ociVersion: '1.0.2',
     process: {
       terminal: !!config.tty,
-      user: { uid: user.uid, gid: user.gid, additionalGids: [...additional].filter((g) => g !== user.gid) },
+      user: { uid: user.uid, gid: user.gid, additionalGids: additional },
       args,
       env: mergeEnv(image.config?.Env, config.envs, extraEnv),
       cwd: config.workingDir || image.config?.WorkingDir || '/',

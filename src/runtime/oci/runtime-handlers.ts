@@ -9,6 +9,7 @@ import { mkdirPrivate } from '../store/private-dirs.js';
 import type { OciRuntime } from './oci-runtime.js';
 import type { ProcessRunner } from './process-runner.js';
 import { RuncConmonRuntime } from './runc-conmon.js';
+import { probeRuntimeFeatures, type HandlerFeatures } from './runtime-features.js';
 
 export interface RuntimeHandlerOptions {
   /** The binary: an absolute path, or a name looked up on PATH. */
@@ -24,6 +25,8 @@ export interface RuntimeHandlerEntry {
   /** The runtime's --root. */
   root: string;
   runtime: OciRuntime;
+  /** What the runtime's `features` command lists, asked at first need and kept. */
+  features(): Promise<HandlerFeatures>;
 }
 
 /**
@@ -98,7 +101,8 @@ export async function openRuntimeHandlers(
       systemdCgroup: cgroupManager === 'systemd',
       debug: options.debug,
     });
-    entries.push({ name, path: h.path, runtimeArgs, root, runtime });
+    let features: Promise<HandlerFeatures> | undefined;
+    entries.push({ name, path: h.path, runtimeArgs, root, runtime, features: () => (features ??= probeRuntimeFeatures(runner, h.path, runtimeArgs)) });
   }
   return new RuntimeHandlers(entries, defaultName);
 }
