@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../rig/cli.js';
 import { openCriClient, type RawCriClient } from '../rig/cri-client.js';
 import { freePort } from '../rig/free-port.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
@@ -77,6 +78,16 @@ describe('daemon metrics', () => {
     // Anything but GET/HEAD /metrics is refused.
     expect((await fetch(url.replace('/metrics', '/'))).status).toBe(404);
     expect((await fetch(url, { method: 'POST', body: 'x' })).status).toBe(405);
+
+    // An exec over the streaming server: started once, open no more once it ended.
+    const exec = await runCli(['-r', daemon.endpoint, 'exec', containerId, 'echo', 'counted']);
+    expect(exec.stdout.trim()).toBe('counted');
+    // The client has its status before the session's last clean-up: the gauge drops right after.
+    const streamed = await waitFor(async () => {
+      const t = await (await fetch(url)).text();
+      return value(t, 'isulats_streaming_sessions{kind="exec"}') === 0 ? t : undefined;
+    }, { timeoutMs: 10_000, what: 'the exec session to be counted as ended' });
+    expect(value(streamed, 'isulats_streaming_sessions_started_total{kind="exec"}')).toBe(1);
 
     await cri.runtime('StopPodSandbox', { podSandboxId });
     await cri.runtime('RemovePodSandbox', { podSandboxId });
