@@ -1,7 +1,8 @@
 // Build: precompiled protocol descriptors, the native addon, the pause binary
 // (build/pause/pause, the default pause image's one file), then the CLI as
 // one CommonJS bundle (dist/isulats.cjs) that bin/isulats loads through a V8
-// code cache, and the NRI plugin SDK as an ES module (dist/nri-sdk.js).
+// code cache, and the NRI plugin SDK as an ES module (dist/nri-sdk.js, the
+// package's isulats/nri entry, with its declarations in dist/types).
 //
 // Why one CommonJS file: start-up is dominated by compiling JavaScript. Node 20
 // has no compile cache for ES modules, but vm.Script takes V8 cached data, so
@@ -59,6 +60,11 @@ if (existsSync('src/nri/sdk/index.ts')) {
     format: 'esm',
     banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
   });
+}
+// The SDK's type declarations (the package's isulats/nri entry), for TypeScript plugins compiled against an install.
+if (existsSync('tsconfig.sdk.json')) {
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.sdk.json'], { stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 // Protocol descriptors are read at run time next to the bundle.
 cpSync('src/api/descriptors', 'dist.new/descriptors', { recursive: true });

@@ -6,11 +6,12 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 # What the engine and the tests run on the host: criu (checkpoint's answer), curl (the
-# :authority and TLS mirror checks), iproute2, util-linux (nsenter, unshare, ipcmk, script), ...
+# :authority and TLS mirror checks), iproute2, util-linux (nsenter, unshare, ipcmk, script),
+# prometheus (promtool and a server that scrape the daemon's metrics in a test), ...
 PACKAGES=(
   runc crun conmon containernetworking-plugins iptables docker-registry containerd skopeo umoci
   busybox-static attr zstd jq hyperfine gcc g++ make python3 libc6-dev iproute2 util-linux
-  procps openssl criu curl bsdutils tmux strace
+  procps openssl criu curl bsdutils tmux strace prometheus
 )
 
 log() { printf '[setup] %s\n' "$*"; }

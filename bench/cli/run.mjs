@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 // Start-up benchmark of whole CLI calls: the median wall time of `isulats
-// version` and `isulats pods` against one CRI endpoint, next to `node -e 0`
-// (the floor of any Node.js CLI) and crictl when it is installed.
+// version` and `isulats pods` against one CRI endpoint, as the npm install runs
+// them (node bin/isulats) and as the single executable does (scripts/build-sea.mjs,
+// built into a temp dir first), next to `node -e 0` (the floor of any Node.js CLI),
+// crictl when it is installed, and else our Go CRI client on the Kubernetes
+// libraries (test/go-cri-client), one Go process per call as crictl is.
 //
 //   node bench/cli/run.mjs [RUNS]          (default 30 runs per command)
 //   ISULATS_BENCH_ENDPOINT=unix:///run/containerd/containerd.sock node bench/cli/run.mjs
+//   BENCH_SEA=0 leaves the single executable out.
 //
 // Without ISULATS_BENCH_ENDPOINT it starts a private containerd (no CNI, no
 // pods) under a temp dir, like the test rig does, and stops it at the end.
 // Uses hyperfine when present (-N: no shell in between), else its own loop.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +108,8 @@ function ownLoop(commands) {
 
 async function main() {
   if (!existsSync(join(ROOT, 'dist/isulats.cjs'))) spawnSync(NODE, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const sea = process.env.BENCH_SEA === '0' ? undefined : buildSea();
+  const goClient = goCriClient();
   let endpoint = process.env.ISULATS_BENCH_ENDPOINT;
   let stop = async () => undefined;
   if (!endpoint) ({ endpoint, stop } = await startContainerd());
@@ -112,10 +119,17 @@ async function main() {
       { name: 'isulats version', argv: [NODE, BIN, '-r', endpoint, 'version'] },
       { name: 'isulats pods', argv: [NODE, BIN, '-r', endpoint, 'pods'] },
     ];
+    if (sea) {
+      commands.push({ name: 'one-file version', argv: [sea.exe, '-r', endpoint, 'version'] });
+      commands.push({ name: 'one-file pods', argv: [sea.exe, '-r', endpoint, 'pods'] });
+    }
     const crictl = which('crictl');
     if (crictl) {
       commands.push({ name: 'crictl version', argv: [crictl, '-r', endpoint, 'version'] });
       commands.push({ name: 'crictl pods', argv: [crictl, '-r', endpoint, 'pods'] });
+    } else if (goClient) {
+      commands.push({ name: 'go client version', argv: [goClient, '-endpoint', endpoint, 'version'] });
+      commands.push({ name: 'go client pods', argv: [goClient, '-endpoint', endpoint, 'list'] });
     }
     for (const c of commands) {
       const r = spawnSync(c.argv[0], c.argv.slice(1), { encoding: 'utf8' });
@@ -132,12 +146,40 @@ async function main() {
       const cpu = r.cpu === undefined ? '-'.padStart(9) + '-'.padStart(8) : `${r.cpu.toFixed(1).padStart(9)}${(r.cpu / results[0].cpu).toFixed(2).padStart(8)}`;
       console.log(`${c.name.padEnd(18)}${r.median.toFixed(1).padStart(11)}${r.min.toFixed(1).padStart(9)}${r.max.toFixed(1).padStart(9)}${(r.median / floor).toFixed(2).padStart(9)}${cpu}`);
     });
-    if (!crictl) console.log('crictl: not installed');
+    if (!crictl) console.log(`crictl: not installed${goClient ? '; the Go client (k8s.io/cri-api, grpc-go, one process per call) stands in' : ''}`);
+    if (sea) console.log(`single executable: ${(statSync(sea.exe).size / 1024 / 1024).toFixed(1)} MiB; npm package (tarball): ${packSize()}`);
     const ratio = results[1].median / floor;
     console.log(`ratio version/node: ${ratio.toFixed(2)} (target <= 2.5, stretch <= 2.0)`);
   } finally {
     await stop();
+    if (sea) rmSync(sea.dir, { recursive: true, force: true });
   }
+}
+
+/** The single executable, built into a temp dir (its files go under that dir too). */
+function buildSea() {
+  const dir = mkdtempSync(join(tmpdir(), 'ist-bsea-'));
+  const exe = join(dir, 'isulats');
+  const r = spawnSync(NODE, ['scripts/build-sea.mjs', '--out', exe], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build-sea failed: ${r.stderr}`);
+  mkdirSync(join(dir, 'run'), { mode: 0o700 });
+  process.env.XDG_RUNTIME_DIR = join(dir, 'run'); // inherited by every timed call
+  return { dir, exe };
+}
+
+/** test/go-cri-client's binary for the current source, when scripts/setup.sh built it. */
+function goCriClient() {
+  const hash = createHash('sha256').update(readFileSync(join(ROOT, 'test/go-cri-client/main.go'))).digest('hex').slice(0, 16);
+  const bin = join(process.env.ISULATS_GO_TRIXIE_DIR ?? '/var/cache/isulats/go-trixie', 'bin', `go-cri-client-${hash}`);
+  return existsSync(bin) ? bin : undefined;
+}
+
+/** What `npm pack` would write, without writing it. */
+function packSize() {
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) return 'unknown (npm pack failed)';
+  const [info] = JSON.parse(r.stdout);
+  return `${(info.size / 1024 / 1024).toFixed(1)} MiB packed, ${(info.unpackedSize / 1024 / 1024).toFixed(1)} MiB installed`;
 }
 
 main().catch((err) => {

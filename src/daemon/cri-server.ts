@@ -13,7 +13,7 @@ import { fromV1alpha2, toV1alpha2 } from '../api/convert.js';
 import type { Logger } from './logger.js';
 import { findUnknownEnum } from './enum-check.js';
 import { validateRequest } from './validate.js';
-import { logCall } from './call-log.js';
+import { logCall, type CallRecord } from './call-log.js';
 import { cachingEncoder, type CachingEncoder } from './response-encoder.js';
 import type { Type } from 'protobufjs';
 
@@ -40,6 +40,14 @@ export interface CriServiceOptions {
   /** false: serve only runtime.v1alpha2 (iSulad's enable-cri-v1 = false). */
   enableCriV1: boolean;
   log: Logger;
+  /** Told of every finished call (the daemon's metrics): its service (e.g. runtime.v1.RuntimeService), method, gRPC code and seconds. */
+  onCall?: (service: string, rpc: string, code: number, seconds: number, streamed: boolean) => void;
+}
+
+/** Logs a finished call and tells `onCall`. */
+function finished(opts: CriServiceOptions, service: string, streamed: boolean, call: CallRecord): void {
+  logCall(opts.log, call);
+  opts.onCall?.(service, call.rpc, call.code, Number(process.hrtime.bigint() - call.started) / 1e9, streamed);
 }
 
 type ServiceName = 'RuntimeService' | 'ImageService';
@@ -138,9 +146,9 @@ function handlersFor(
   const impl: grpc.UntypedServiceImplementation = {};
   for (const [rpc, def] of Object.entries(definition)) {
     if (UNARY[service].includes(rpc) && !def.requestStream && !def.responseStream) {
-      impl[rpc] = unaryHandler(rpc, version, def, opts);
+      impl[rpc] = unaryHandler(rpc, version, def, opts, `runtime.${version}.${service}`);
     } else if (STREAMED_LISTS[rpc] && def.responseStream && version === 'v1') {
-      impl[rpc] = streamedListHandler(rpc, def, opts);
+      impl[rpc] = streamedListHandler(rpc, def, opts, `runtime.${version}.${service}`);
     } else if (service === 'RuntimeService' && rpc === 'GetContainerEvents' && version === 'v1') {
       impl[rpc] = eventsHandler(opts, streams);
     }
@@ -149,8 +157,8 @@ function handlersFor(
   return impl;
 }
 
-function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: CriServiceOptions): grpc.handleUnaryCall<any, any> {
-  const { backend, log } = opts;
+function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: CriServiceOptions, service: string): grpc.handleUnaryCall<any, any> {
+  const { backend } = opts;
   const method = camel(rpc);
   const requestType = def.requestType?.type?.name ?? `${rpc}Request`;
   const responseType = def.responseType?.type?.name ?? `${rpc}Response`;
@@ -172,20 +180,20 @@ function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: Cr
       return version === 'v1' ? res : toV1alpha2(responseType, res);
     })().then(
       (answer) => {
-        logCall(log, { rpc, api: version, started, code: 0, req, res });
+        finished(opts, service, false, { rpc, api: version, started, code: 0, req, res });
         callback(null, answer);
       },
       (err: unknown) => {
         const status = toGrpcStatus(err);
-        logCall(log, { rpc, api: version, started, code: status.code, details: status.details, err, req });
+        finished(opts, service, false, { rpc, api: version, started, code: status.code, details: status.details, err, req });
         callback(status as grpc.ServiceError, null);
       },
     );
   };
 }
 
-function streamedListHandler(rpc: string, def: MethodDef, opts: CriServiceOptions): grpc.handleServerStreamingCall<any, any> {
-  const { backend, log } = opts;
+function streamedListHandler(rpc: string, def: MethodDef, opts: CriServiceOptions, service: string): grpc.handleServerStreamingCall<any, any> {
+  const { backend } = opts;
   const { list, from, to } = STREAMED_LISTS[rpc]!;
   const requestType = def.requestType?.type?.name ?? `${rpc}Request`;
   return (call) => {
@@ -214,12 +222,12 @@ function streamedListHandler(rpc: string, def: MethodDef, opts: CriServiceOption
       }
     })().then(
       () => {
-        logCall(log, { rpc, api: 'v1', started, code: 0 });
+        finished(opts, service, true, { rpc, api: 'v1', started, code: 0 });
         if (!cancelled) call.end();
       },
       (err: unknown) => {
         const status = toGrpcStatus(err);
-        logCall(log, { rpc, api: 'v1', started, code: status.code, details: status.details, err });
+        finished(opts, service, true, { rpc, api: 'v1', started, code: status.code, details: status.details, err });
         if (!cancelled) call.emit('error', status);
       },
     );

@@ -43,6 +43,8 @@ export interface Daemon {
   readonly apiVersions: string[];
   /** Base URL of the streaming server (exec/attach/port-forward), when the backend streams in-process. */
   readonly streamingUrl?: string;
+  /** Where Prometheus scrapes (http://host:port/metrics), when `metrics-address` is set. */
+  readonly metricsUrl?: string;
   /** Stops accepting, lets in-flight calls finish within the grace, removes sockets and pid file. Idempotent. */
   stop(reason?: string): Promise<void>;
   /** Applies a reloaded configuration's live settings (SIGHUP). */
@@ -84,11 +86,25 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const backend = await opts.backendFactory(config, log);
     undo.push({ what: 'close backend', run: () => backend.close() });
 
+    // Metrics: loaded only when asked for (the idle daemon's memory); served once the daemon answers.
+    let metrics: import('./metrics/daemon-metrics.js').DaemonMetrics | undefined;
+    if (config.metricsAddress) {
+      const { DaemonMetrics } = await import('./metrics/daemon-metrics.js');
+      const { metricsSourceOf } = await import('./metrics/metrics-source.js');
+      const m = new DaemonMetrics(metricsSourceOf(backend));
+      metrics = m;
+      undo.push({ what: 'stop metrics', run: () => m.close() });
+    }
+
     // Streaming server: only for a backend that streams in-process (the engine);
     // a proxied runtime's Exec/Attach/PortForward URLs pass through unchanged.
     let served = backend;
     let streaming: StreamingServer | undefined;
-    const streamingRuntime = streamingRuntimeOf(backend);
+    let streamingRuntime = streamingRuntimeOf(backend);
+    if (streamingRuntime && metrics) {
+      const { countedSessions } = await import('./metrics/metrics-source.js');
+      streamingRuntime = countedSessions(streamingRuntime, metrics);
+    }
     if (streamingRuntime) {
       const server = await StreamingServer.start({
         runtime: streamingRuntime, port: config.websocketServerListeningPort, tokenTtlMs: opts.streaming?.tokenTtlMs, log,
@@ -103,7 +119,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
     });
-    const cri = await addCriServices(server, { backend: served, enableCriV1: config.enableCriV1, log });
+    const onCall = metrics ? metrics.observeCall.bind(metrics) : undefined;
+    const cri = await addCriServices(server, { backend: served, enableCriV1: config.enableCriV1, log, onCall });
     const apiVersions = cri.versions;
     const listeners: Listener[] = [];
     addAdminService(server, {
@@ -129,6 +146,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       undo.push({ what: `close ${l.endpoint}`, run: () => l.close() });
     }
 
+    let metricsUrl: string | undefined;
+    if (metrics) {
+      const { startMetricsServer } = await import('./metrics/metrics-server.js');
+      const ms = await startMetricsServer(config.metricsAddress!, metrics, log);
+      metricsUrl = ms.url;
+      undo.push({ what: 'close metrics server', run: () => ms.close() });
+    }
+
     const { mallocTrim } = await import('../runtime/native.js');
     const trim = () => {
       const before = residentKb();
@@ -147,6 +172,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       endpoints: listeners.map((l) => l.endpoint),
       apiVersions,
       streamingUrl: streaming?.url,
+      metricsUrl,
       stopped,
       stop(reason = 'stop requested') {
         stopping ??= (async () => {
@@ -175,7 +201,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     };
 
     if (opts.handleSignals) installSignals(daemon, undo);
-    log.info('daemon ready', { endpoints: daemon.endpoints, api: apiVersions, backend: backend.target, streaming: streaming?.url, pid: process.pid });
+    log.info('daemon ready', { endpoints: daemon.endpoints, api: apiVersions, backend: backend.target, streaming: streaming?.url, metrics: metricsUrl, pid: process.pid });
     return daemon;
   } catch (err) {
     await unwind();

@@ -233,6 +233,8 @@ describe('NRI adaptation with SDK plugins', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(res.adjust.env.map((e) => e.key)).toEqual(['GREETING', 'MODE']);
     expect(nriRuntime!.plugins().map((p) => p.name)).toEqual(['env-ulimit']);
+    // What the daemon's metrics count (isulats_nri_plugin_timeouts_total).
+    expect(nriRuntime!.pluginFailures()).toEqual([{ plugin: '10-hung', errors: 0, timeouts: 1 }]);
   });
 
   it('passes a plugin error on to the caller', async () => {
@@ -242,6 +244,7 @@ describe('NRI adaptation with SDK plugins', () => {
     await expect(nriRuntime!.createContainer(bad, container)).rejects.toThrow(
       'NRI plugin 20-env-ulimit failed to handle CreateContainer: ulimit nofile: soft limit 10 above hard limit 5',
     );
+    expect(nriRuntime!.pluginFailures()).toEqual([{ plugin: '20-env-ulimit', errors: 1, timeouts: 0 }]);
   });
 
   it('disconnects a client that never registers', async () => {

@@ -42,6 +42,8 @@ export interface IsulatsDaemonOptions {
   env?: Record<string, string>;
   /** Another build's `bin/isulats` (a before/after bench): the `bin` launcher runs it instead of this repo's. */
   binPath?: string;
+  /** A single executable (scripts/build-sea.mjs) run as it is, without node, in place of the launcher. */
+  executable?: string;
 }
 
 export interface DaemonStartOptions {
@@ -124,7 +126,7 @@ export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promi
     const argv = launcher === 'source'
       ? [await sourceBundle(), '--config-file', paths.configPath]
       : [opts.binPath ?? join(REPO_ROOT, 'bin/isulats'), 'daemon', '--config-file', paths.configPath];
-    const command = [process.execPath, ...(opts.nodeArgs ?? []), ...argv];
+    const command = opts.executable ? [opts.executable, 'daemon', '--config-file', paths.configPath] : [process.execPath, ...(opts.nodeArgs ?? []), ...argv];
     const childPidFile = join(dir, 'd.child.pid');
     await rm(childPidFile, { force: true });
     const logFd = openSync(paths.logPath, 'a');

@@ -86,6 +86,7 @@ export class Adaptation {
   private envelopes!: Envelopes;
   private started = false;
   private readonly pending = new Set<RuntimePlugin>();
+  private readonly failures = new Map<string, { errors: number; timeouts: number }>();
   readonly registrationTimeoutMs: number;
   readonly requestTimeoutMs: number;
   private readonly log: LogFn;
@@ -302,7 +303,18 @@ export class Adaptation {
       requestTimeoutMs: this.requestTimeoutMs,
       log: this.log,
       updateContainers: (plugin, req) => this.unsolicitedUpdate(plugin, req),
+      failed: (plugin, kind) => {
+        const counts = this.failures.get(plugin) ?? { errors: 0, timeouts: 0 };
+        if (kind === 'timeout') counts.timeouts++;
+        else counts.errors++;
+        this.failures.set(plugin, counts);
+      },
     };
+  }
+
+  /** Requests that failed, by plugin (IDX-NAME) since start: timeouts, and other errors. */
+  pluginFailures(): Array<{ plugin: string; errors: number; timeouts: number }> {
+    return [...this.failures].map(([plugin, c]) => ({ plugin, ...c }));
   }
 
   private async unsolicitedUpdate(plugin: RuntimePlugin, req: nri.UpdateContainersRequest): Promise<nri.ContainerUpdate[]> {

@@ -18,6 +18,8 @@ export interface PluginHost {
   envelopes: Envelopes;
   requestTimeoutMs: number;
   log: LogFn;
+  /** A plugin failed a request: it timed out, or broke, or answered an error. Counted for metrics. */
+  failed?(plugin: string, kind: 'error' | 'timeout'): void;
   /** A plugin asked for unsolicited updates and evictions; returns the updates that failed. */
   updateContainers(plugin: RuntimePlugin, req: nri.UpdateContainersRequest): Promise<nri.ContainerUpdate[]>;
 }
@@ -62,6 +64,10 @@ export function checkPluginIndex(idx: string): void {
 
 export function checkPluginName(name: string): void {
   if (name === '' || name.includes('/') || name.includes('\0')) throw new Error(`invalid plugin name ${JSON.stringify(name)}`);
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof TtrpcStatusError && err.code === Code.DEADLINE_EXCEEDED;
 }
 
 function isFatal(err: unknown): boolean {
@@ -134,7 +140,10 @@ export class RuntimePlugin {
   async waitRegistration(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new PluginError(this.fullName, `plugin ${this.fullName}: registration timed out after ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => {
+        this.host.failed?.(this.fullName, 'timeout');
+        reject(new PluginError(this.fullName, `plugin ${this.fullName}: registration timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
     });
     const closed = new Promise<never>((_, reject) =>
       this.onClose(() => reject(new PluginError(this.fullName, `plugin ${this.fullName}: connection closed before registration (${this.closedReason})`))),
@@ -248,6 +257,7 @@ export class RuntimePlugin {
   }
 
   private handleError(method: string, err: unknown): undefined {
+    this.host.failed?.(this.fullName, isTimeout(err) ? 'timeout' : 'error');
     if (isFatal(err)) {
       this.host.log('error', `closing plugin ${this.fullName}, failed to handle ${method}: ${(err as Error).message}`);
       this.close(`failed to handle ${method}: ${(err as Error).message}`);

@@ -59,6 +59,8 @@ export interface DaemonConfig {
   dropInfraContainer: boolean;
   nri: NriConfig;
   pidfile: string;
+  /** host:port of the Prometheus /metrics endpoint; none when unset (the default). */
+  metricsAddress?: string;
 }
 
 /** What command-line flags may set; each one wins over the file. */
@@ -70,6 +72,7 @@ export interface DaemonFlags {
   websocketServerListeningPort?: number | string;
   logLevel?: string;
   pidfile?: string;
+  metricsAddress?: string;
 }
 
 export const DEFAULT_SOCKET = '/var/run/isulats/isulats.sock';
@@ -215,6 +218,21 @@ export function normalizeHost(value: unknown, key: string, problems: Problems): 
   return undefined;
 }
 
+/** `host:port` or `[v6]:port` → its parts; undefined when malformed. */
+export function splitHostPort(address: string): { host: string; port: number } | undefined {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(address);
+  if (!m) return undefined;
+  const port = Number(m[2]);
+  if (port < 1 || port > 65535) return undefined;
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+function hostPort(value: unknown, key: string, problems: Problems): string | undefined {
+  if (typeof value === 'string' && splitHostPort(value)) return value;
+  problems.push(`"${key}": expected host:port (e.g. 127.0.0.1:9090), got ${JSON.stringify(value)}`);
+  return undefined;
+}
+
 /** "30KB", "1MB", "2g", "1024" → bytes (iSulad's log max-size). */
 function sizeBytes(value: unknown, key: string, problems: Problems): number | undefined {
   const m = typeof value === 'string' || typeof value === 'number' ? /^(\d+)\s*([kmg]?)i?b?$/i.exec(String(value).trim()) : null;
@@ -335,6 +353,7 @@ const KEYS: Record<string, Setter> = {
   'nri-request-timeout': nri('requestTimeoutMs', durationMs),
   'disable-nri-connections': nri('disableConnections', bool),
   pidfile: set('pidfile', absPath),
+  'metrics-address': set('metricsAddress', hostPort),
 };
 
 export const DAEMON_JSON_KEYS: readonly string[] = Object.keys(KEYS);
@@ -393,6 +412,7 @@ export function resolveDaemonConfig(file: DaemonFileConfig, flags: DaemonFlags =
   if (flags.websocketServerListeningPort !== undefined) {
     merged.websocketServerListeningPort = parsePort(flags.websocketServerListeningPort, '--websocket-server-listening-port', problems) ?? merged.websocketServerListeningPort;
   }
+  if (flags.metricsAddress !== undefined) merged.metricsAddress = hostPort(flags.metricsAddress, '--metrics-address', problems) ?? merged.metricsAddress;
   if (flags.logLevel !== undefined) merged.logLevel = oneOf(flags.logLevel, '--log-level', LOG_LEVELS, problems) ?? merged.logLevel;
   if (problems.length > 0) throw new DaemonConfigError('command line', problems);
   return merged;

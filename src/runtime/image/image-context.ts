@@ -10,6 +10,8 @@ export class ImageContext {
   readonly layers: LayerStore;
   readonly images: ImageStore;
   private readonly gcLock: string;
+  /** Bytes of blobs pulls downloaded since this context opened (the daemon's metrics). */
+  readonly pulled = { bytes: 0 };
 
   constructor(readonly root: string) {
     this.blobs = new BlobStore(root);

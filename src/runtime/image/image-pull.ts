@@ -190,6 +190,7 @@ async function fetchBlob(ctx: ImageContext, client: RegistryClient, ref: ImageRe
   for (let attempt = 1; ; attempt++) {
     try {
       await ctx.blobs.ensure(desc.digest, async () => client.fetchBlob(ref, desc.digest) as Promise<IncomingMessage>, desc.size, progress);
+      ctx.pulled.bytes += desc.size;
       return;
     } catch (error) {
       if (attempt >= attempts || !isRetryable(error)) throw error;

@@ -81,6 +81,11 @@ export class EngineNri {
     return this.adaptation?.plugins() ?? [];
   }
 
+  /** Failed plugin requests since start, by plugin (the daemon's metrics). */
+  pluginFailures(): Array<{ plugin: string; errors: number; timeouts: number }> {
+    return this.adaptation?.pluginFailures() ?? [];
+  }
+
   // ---- pod events ----
 
   async runPodSandbox(id: string): Promise<void> {

@@ -1,0 +1,27 @@
+// The start of the single executable (scripts/build-sea.mjs): Node's single executable
+// application support runs this bundle from inside a copy of the node binary. The files a
+// checkout or a package has beside the bundle (the native addon, the pause, pinns and ttyexec
+// helpers, the protocol descriptors, package.json) travel as the executable's assets; they are
+// written once per content into a private directory, which the bundled CLI and daemon then use
+// as their install root.
+import { getAsset, isSea } from 'node:sea';
+import { extractAssets, privateBase, type SeaManifest } from './extract.js';
+import { INSTALL_ROOT_VARIABLE } from '../util/repo-root.js';
+
+async function start(): Promise<void> {
+  if (!isSea()) throw new Error('this bundle runs only as the single executable (scripts/build-sea.mjs)');
+  const manifest = JSON.parse(getAsset('sea-manifest.json', 'utf8')) as SeaManifest;
+  const root = extractAssets(manifest, (key) => Buffer.from(getAsset(key)), privateBase());
+  process.env[INSTALL_ROOT_VARIABLE] = root;
+  process.env.ISULATS_NATIVE = `${root}/build/Release/isulats.node`;
+  // Node's flags cannot be given to a single executable, so the daemon does not re-execute
+  // itself under its own (see process-tuning.ts): it runs with Node's defaults.
+  process.env.ISULATS_DAEMON_REEXEC ??= '0';
+  const { main } = await import('../cli/main.js');
+  await main(process.argv.slice(2));
+}
+
+start().catch((err: unknown) => {
+  process.stderr.write(`isulats: ${(err as Error).message}\n`);
+  process.exit(1);
+});

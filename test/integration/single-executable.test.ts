@@ -1,0 +1,88 @@
+// The single executable (scripts/build-sea.mjs) as an operator copies it to a node: alone in a
+// directory, run with a PATH that has runc, conmon and the CNI plugins but no node. It must answer
+// for the CLI against a daemon it serves itself, and run pods in the embedded engine, from the
+// files it carries (the addon, pause, pinns, the descriptors) and nothing of this checkout.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../rig/cli.js';
+import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
+import { rigEnv } from '../rig/rig-env.js';
+import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
+
+const NODE_TOOLS = new Set(['node', 'nodejs', 'npm', 'npx', 'corepack']);
+
+describe('the single executable', () => {
+  let dir: string;
+  let exe: string;
+  let env: NodeJS.ProcessEnv;
+  let daemon: IsulatsDaemon | undefined;
+
+  beforeAll(async () => {
+    dir = await makeTempDir('ist-sea-');
+    const alone = join(dir, 'alone');
+    await mkdir(alone);
+    exe = join(alone, 'isulats');
+    const built = spawnSync(process.execPath, ['scripts/build-sea.mjs', '--out', exe], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 300_000 });
+    expect(built.status, built.stderr).toBe(0);
+    // /usr/bin without node: every other tool of the host (runc, conmon, iptables, ...) stays.
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    for (const name of readdirSync('/usr/bin')) if (!NODE_TOOLS.has(name)) symlinkSync(join('/usr/bin', name), join(bin, name));
+    // XDG_RUNTIME_DIR: its files go under this test's dir (root's default is /run/isulats/sea).
+    await mkdir(join(dir, 'run'), { mode: 0o700 });
+    env = { PATH: `${bin}:/usr/sbin:/sbin`, HOME: dir, LANG: 'C.UTF-8', XDG_RUNTIME_DIR: join(dir, 'run') };
+  }, 300_000);
+
+  afterAll(async () => {
+    await daemon?.cleanup();
+    if (dir) await removeTempDir(dir);
+  });
+
+  const run = (args: string[]) => {
+    const r = spawnSync(exe, args, { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('finds no node on its PATH, and answers --help', () => {
+    expect(spawnSync('/bin/sh', ['-c', 'command -v node'], { env }).status).not.toBe(0);
+    const help = run(['--help']);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('isulats/0.1.0');
+  });
+
+  it('runs pods in the embedded engine: with a pause made from the pause binary it carries, and without one (namespaces pinned by its pinns)', () => {
+    const g = ['--root', join(dir, 'root'), '--state', join(dir, 'state')];
+    // pid 0: POD (a pause container); 1: CONTAINER (no pause). Network 2: NODE.
+    for (const pid of [0, 1]) {
+      writeFileSync(join(dir, 'pod.json'), JSON.stringify({
+        metadata: { name: `sea-pod-${pid}`, namespace: 'sea', uid: `b1c5e0a2-5d6f-4c1e-9a53-0c1f5f8e2a1${pid}`, attempt: 0 },
+        linux: { security_context: { namespace_options: { network: 2, pid } } },
+      }));
+      const runp = run([...g, 'runp', join(dir, 'pod.json')]);
+      expect(runp.status, runp.stderr).toBe(0);
+      const pod = runp.stdout.trim();
+      expect(pod).toMatch(/^[0-9a-f]{64}$/);
+      expect(run([...g, 'pods', '-q']).stdout.trim()).toBe(pod);
+      const inspect = run([...g, 'inspectp', '-o', 'json', pod]);
+      expect(JSON.parse(inspect.stdout).status.state).toBe('SANDBOX_READY');
+      expect(run([...g, 'stopp', pod]).status).toBe(0);
+      expect(run([...g, 'rmp', pod]).status).toBe(0);
+      expect(run([...g, 'pods', '-q']).stdout.trim()).toBe('');
+    }
+    // Its files were written once, under the private runtime dir.
+    expect(readdirSync(join(dir, 'run', 'isulats-sea'))).toHaveLength(1);
+  });
+
+  it('serves CRI as isulats daemon, and its CLI talks to it', async () => {
+    daemon = await startIsulatsDaemon({ executable: exe, podSandboxImage: rigEnv().ISULATS_TEST_PAUSE, env: { PATH: env.PATH!, XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR! } });
+    const version = run(['-r', daemon.endpoint, 'version']);
+    expect(version.status, version.stderr).toBe(0);
+    expect(version.stdout).toMatch(/RuntimeName:\s+isulats/);
+    const pods = run(['-r', daemon.endpoint, 'pods']);
+    expect(pods.status, pods.stderr).toBe(0);
+    expect(pods.stdout).toMatch(/^POD ID/);
+  });
+});
