@@ -1,11 +1,15 @@
 // The pure parts of working on a full disk: which errors are a refusal to store more, a write that
 // tolerates them, one warning per object, exec scratch files off a full file system, and log lines
 // dropped instead of thrown. /dev/full stands in for a full disk (every write fails with ENOSPC).
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isWriteRefused, RefusedWrites, writeUnlessRefused } from '../../src/runtime/store/write-refused.js';
-import { writeExecScratch } from '../../src/runtime/exec/exec-scratch.js';
+import { EXEC_SCRATCH_PREFIX, writeExecScratch } from '../../src/runtime/exec/exec-scratch.js';
+import { sessionPrefix } from '../../src/runtime/exec/session-dir.js';
+import { currentCreator, processStartTime } from '../../src/runtime/recovery/creator.js';
+import { removeDeadExecScratch } from '../../src/runtime/recovery/exec-sessions.js';
 import { dropRefusedLines, stdoutWriter } from '../../src/daemon/logger.js';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: test`), { code });
@@ -78,7 +82,8 @@ describe('exec scratch files', () => {
     const scratch = writeExecScratch(dir, 't2', '{"args":["rm","/fill"]}', fallback);
     expect(readdirSync(dir)).toEqual([]);
     const [made] = readdirSync(fallback);
-    expect(made).toMatch(/^isulats-exec-/);
+    // Named by its owner (this process), so recovery can tell when it is garbage.
+    expect(made!.startsWith(`${EXEC_SCRATCH_PREFIX}${sessionPrefix(currentCreator())}`)).toBe(true);
     expect(scratch.specFile).toBe(join(fallback, made!, 'process.json'));
     expect(scratch.pidFile).toBe(join(fallback, made!, 'pid'));
     expect(readFileSync(scratch.specFile, 'utf8')).toBe('{"args":["rm","/fill"]}');
@@ -90,6 +95,23 @@ describe('exec scratch files', () => {
     const fallback = tempDir();
     expect(() => writeExecScratch(join(tempDir(), 'gone'), 't3', '{}', fallback)).toThrow(/ENOENT/);
     expect(readdirSync(fallback)).toEqual([]);
+  });
+});
+
+describe('exec scratch dirs left by a killed process', () => {
+  it('go once their owner is dead; live owners, other names and links stay', async () => {
+    const root = tempDir();
+    const child = spawn('sleep', ['300'], { stdio: 'ignore' });
+    const dead = { pid: child.pid!, startTime: await processStartTime(child.pid!), bootId: currentCreator().bootId };
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    const deadDir = `${EXEC_SCRATCH_PREFIX}${sessionPrefix(dead)}abc123`;
+    const liveDir = `${EXEC_SCRATCH_PREFIX}${sessionPrefix(currentCreator())}def456`;
+    for (const name of [deadDir, liveDir, 'isulats-exec-other', 'unrelated']) mkdirSync(join(root, name));
+    symlinkSync(join(root, 'unrelated'), join(root, `${EXEC_SCRATCH_PREFIX}${sessionPrefix(dead)}lnk789`));
+    expect(await removeDeadExecScratch(root)).toEqual([join(root, deadDir)]);
+    expect(readdirSync(root).sort()).toEqual([`${EXEC_SCRATCH_PREFIX}${sessionPrefix(dead)}lnk789`, 'isulats-exec-other', liveDir, 'unrelated'].sort());
   });
 });
 

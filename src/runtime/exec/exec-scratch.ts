@@ -6,9 +6,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { isWriteRefused } from '../store/write-refused.js';
 import { joinPath } from '../store/path-join.js';
+import { currentCreator } from '../recovery/creator.js';
+import { sessionPrefix } from './session-dir.js';
 
 /** Memory-backed on every Linux node, and rarely full when the disk holding the state dir is. */
 export const EXEC_SCRATCH_FALLBACK = '/dev/shm';
+
+/**
+ * Fallback dirs are named `isulats-exec-` and their owner (as exec session dirs are: PID, start
+ * time, boot ID), so that what a killed process left is removed once it is dead
+ * (recovery/exec-sessions.ts, removeDeadExecScratch).
+ */
+export const EXEC_SCRATCH_PREFIX = 'isulats-exec-';
 
 export interface ExecScratch {
   specFile: string;
@@ -32,7 +41,8 @@ export function writeExecScratch(dir: string, token: string, spec: string, fallb
     rmSync(specFile, { force: true }); // made empty before the write was refused
     if (!isWriteRefused(error)) throw error;
   }
-  const scratch = mkdtempSync(joinPath(fallbackRoot, 'isulats-exec-'));
+  // mkdtemp: a new 0700 dir of ours in the sticky /dev/shm, which no other user can rename or fill.
+  const scratch = mkdtempSync(joinPath(fallbackRoot, `${EXEC_SCRATCH_PREFIX}${sessionPrefix(currentCreator())}`));
   try {
     writeFileSync(joinPath(scratch, 'process.json'), spec);
   } catch (error) {
