@@ -74,7 +74,7 @@ const freeBytes = () => {
   return s.bavail * s.bsize;
 };
 
-const status = async (containerId: string) => (await rpc('ContainerStatus', { containerId })).status as { state: string; exitCode: number; reason: string; logPath: string };
+const status = async (containerId: string) => (await rpc('ContainerStatus', { containerId })).status as { state: string; exitCode: number; reason: string; logPath: string; finishedAt: string };
 
 async function logOf(containerId: string): Promise<string> {
   return readFile((await status(containerId)).logPath, 'utf8').catch(() => '');
@@ -92,9 +92,9 @@ async function snapshot(): Promise<unknown> {
 }
 
 /** Calls another client makes all along: each must answer. */
-function keepCalling(): { stop(): Promise<string[]> } {
+function keepCalling(earlier: string[] = []): { stop(): Promise<string[]> } {
   let running = true;
-  const failures: string[] = [];
+  const failures = [...earlier];
   let calls = 0;
   const loop = (async () => {
     while (running) {
@@ -184,7 +184,7 @@ describe('daemon on a full disk', () => {
     (fillConfig.labels as Record<string, string>)['disk-full.test/ballast'] = BALLAST;
     const fill = (await rpc('RunPodSandbox', { config: fillConfig })).podSandboxId as string;
     daemonPids.push(daemon.pid);
-    const calls = keepCalling();
+    let calls = keepCalling();
     const quitter = await runContainer(fill, fillConfig, containerConfig(fillConfig, 'quitter', 'until [ -e /signal/quit ]; do sleep 0.1; done; exit 3', {
       mounts: [{ containerPath: '/signal', hostPath: signalDir, readonly: true }],
       labels: { 'disk-full.test/ballast': BALLAST },
@@ -208,6 +208,8 @@ describe('daemon on a full disk', () => {
     // killed monitor (3 Error when it got a page someone freed).
     const exited = await status(quitter);
     expect([[3, 'Error'], [255, 'Unknown']]).toContainEqual([exited.exitCode, exited.reason]);
+    // The same answer at every read, its finish time included, while it cannot be written.
+    expect(await status(quitter)).toEqual(exited);
     const pods = ((await rpc('ListPodSandbox')).items ?? []) as Array<{ id: string; state: string }>;
     expect(pods.map((p) => [p.id, p.state]).sort()).toEqual([[fill, 'SANDBOX_READY'], [keep, 'SANDBOX_READY']].sort());
     for (const p of [keep, fill]) expect((await rpc('PodSandboxStatus', { podSandboxId: p, verbose: true })).status.state).toBe('SANDBOX_READY');
@@ -228,6 +230,18 @@ describe('daemon on a full disk', () => {
     expect((await rpc('Version')).runtimeName).toBe('isulats');
     expect((await rpc('Status')).status.conditions.length).toBeGreaterThan(0);
     expect(freeBytes()).toBeLessThan(FULL);
+
+    // A daemon restarted on the full disk starts and answers the same (a new process derives the
+    // finish time of an exit that neither conmon nor the record could keep anew).
+    const unrecorded = (snap: unknown) => JSON.parse(JSON.stringify(snap), (k, v) => (v?.reason === 'Unknown' ? { ...v, finishedAt: 'unrecorded' } : v));
+    const onFullDisk = unrecorded(await snapshot());
+    const beforeRestart = await calls.stop();
+    await daemon.stopProcess();
+    await daemon.start();
+    daemonPids.push(daemon.pid);
+    expect(unrecorded(await snapshot())).toEqual(onFullDisk);
+    expect(freeBytes()).toBeLessThan(FULL);
+    calls = keepCalling(beforeRestart);
 
     // ExecSync works on the full disk: an operator's `rm` frees space, and a refill takes it again.
     const exec = async (cmd: string) => rpc('ExecSync', { containerId: filler, cmd: ['sh', '-c', cmd], timeout: 30 });

@@ -53,6 +53,11 @@ function signalName(v: cri.ContainerConfigIn['stopSignal']): string {
 export class ContainerService {
   /** Containers whose observed exit a full disk kept out of their record (answered from conmon's exit file meanwhile). */
   private readonly refusedWrites: RefusedWrites;
+  /**
+   * Those containers' EXITED records as first derived, answered again until written: an exit conmon
+   * could not record either (its exit file is on the full disk too) has no finish time of its own.
+   */
+  private readonly unwrittenExits = new Map<string, ContainerRecord>();
 
   constructor(private readonly ctx: EngineContext) {
     this.refusedWrites = new RefusedWrites(ctx.warn);
@@ -302,10 +307,16 @@ export class ContainerService {
       runtimeFailpoint('exit-before-release');
       await this.releaseExited(current);
       runtimeFailpoint('exit-after-release');
-      const after = exitTransition(current, seen.exit, nowNs());
+      const derived = this.unwrittenExits.get(current.id);
+      const after = derived?.startedAt === current.startedAt ? derived : exitTransition(current, seen.exit, nowNs());
       const what = `container ${current.id}: its exit`;
       exited = await writeUnlessRefused(() => this.ctx.containers.putLocked(after), (e) => this.refusedWrites.refused(current.id, what, e));
-      if (exited) this.refusedWrites.written(current.id, what);
+      if (exited) {
+        this.refusedWrites.written(current.id, what);
+        this.unwrittenExits.delete(current.id);
+      } else {
+        this.unwrittenExits.set(current.id, after);
+      }
       return after;
     });
     if (!next) throw notFound(`container "${record.id}" not found`);
@@ -479,7 +490,10 @@ export class ContainerService {
     });
     // Nobody reads a removed container's exit file: it goes after the answer (recovery takes what a death left).
     deleteLater(joinPath(this.ctx.paths.exitDir, id));
-    if (removed) this.refusedWrites.forget(id);
+    if (removed) {
+      this.refusedWrites.forget(id);
+      this.unwrittenExits.delete(id);
+    }
     if (removed) await this.ctx.nri?.removeContainer(removed);
   }
 
