@@ -1,8 +1,10 @@
 // A real `isulats daemon` whose root and state share one small tmpfs, filled to the last byte from
-// inside a container (dd into its rootfs, whose rw layer is on that tmpfs). On the full disk: a
-// container that exits is seen exited, every CRI read answers, ExecSync runs (an `rm` frees space),
-// and the filling pod can be stopped and removed; the daemon answers other calls all along. Once space
-// is free, a restarted daemon finds the pod that stayed as it was, and nothing is left behind.
+// inside a container (a loop appending to a file in its rootfs, whose rw layer is on that tmpfs, that
+// takes back whatever is freed). On the full disk: a container that exits is seen exited, every CRI
+// read answers, the daemon restarts and answers the same, ExecSync runs (an `rm` frees space), a
+// never-started container and two pods are stopped, the filling pod is removed; the daemon answers
+// other calls all along, and the refused writes are made once space is free (a stopped pod's record
+// by the retry). A restart then finds the pod that stayed as it was, and nothing is left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { statfsSync } from 'node:fs';
@@ -178,6 +180,12 @@ describe('daemon on a full disk', () => {
     await waitFor(async () => (await status(done)).state === 'CONTAINER_EXITED', { timeoutMs: 20_000, what: 'the done container to exit' });
     const before = await snapshot();
 
+    // A pod stopped on the full disk and removed only once space is free: its NOTREADY record is
+    // written by the retry, not by a call.
+    const laterConfig = podConfig('later', 'CONTAINER');
+    (laterConfig.labels as Record<string, string>)['disk-full.test/ballast'] = BALLAST;
+    const later = (await rpc('RunPodSandbox', { config: laterConfig })).podSandboxId as string;
+
     // The filling pod (with a pause container): the filler writes until the disk is full, the
     // quitter exits once told to (a file in a host dir off the tmpfs), i.e. on the full disk.
     const fillConfig = podConfig('fill', 'POD');
@@ -211,8 +219,8 @@ describe('daemon on a full disk', () => {
     // The same answer at every read, its finish time included, while it cannot be written.
     expect(await status(quitter)).toEqual(exited);
     const pods = ((await rpc('ListPodSandbox')).items ?? []) as Array<{ id: string; state: string }>;
-    expect(pods.map((p) => [p.id, p.state]).sort()).toEqual([[fill, 'SANDBOX_READY'], [keep, 'SANDBOX_READY']].sort());
-    for (const p of [keep, fill]) expect((await rpc('PodSandboxStatus', { podSandboxId: p, verbose: true })).status.state).toBe('SANDBOX_READY');
+    expect(pods.map((p) => [p.id, p.state]).sort()).toEqual([[fill, 'SANDBOX_READY'], [keep, 'SANDBOX_READY'], [later, 'SANDBOX_READY']].sort());
+    for (const p of [keep, fill, later]) expect((await rpc('PodSandboxStatus', { podSandboxId: p, verbose: true })).status.state).toBe('SANDBOX_READY');
     const containers = ((await rpc('ListContainers')).containers ?? []) as Array<{ id: string; state: string }>;
     expect(Object.fromEntries(containers.map((c) => [c.id, c.state]))).toEqual({
       [steady]: 'CONTAINER_RUNNING', [done]: 'CONTAINER_EXITED', [filler]: 'CONTAINER_RUNNING', [quitter]: 'CONTAINER_EXITED', [idle]: 'CONTAINER_CREATED',
@@ -223,7 +231,7 @@ describe('daemon on a full disk', () => {
     }
     expect(((await rpc('ListContainerStats')).stats ?? []).length).toBe(5);
     expect((await rpc('PodSandboxStats', { podSandboxId: fill })).stats.attributes.id).toBe(fill);
-    expect(((await rpc('ListPodSandboxStats')).stats ?? []).length).toBe(2);
+    expect(((await rpc('ListPodSandboxStats')).stats ?? []).length).toBe(3);
     expect(((await imageRpc('ListImages')).images ?? []).length).toBeGreaterThan(0);
     expect((await imageRpc('ImageStatus', { image: { image: busybox } })).image).toBeTruthy();
     expect(((await imageRpc('ImageFsInfo')).imageFilesystems ?? []).length).toBeGreaterThan(0);
@@ -254,12 +262,18 @@ describe('daemon on a full disk', () => {
 
     // The filling pod stops and is removed on the full disk (its removal frees the space).
     await rpc('StopContainer', { containerId: quitter, timeout: 0 });
+    await rpc('StopPodSandbox', { podSandboxId: later });
+    expect((await rpc('PodSandboxStatus', { podSandboxId: later })).status.state).toBe('SANDBOX_NOTREADY');
     await rpc('StopPodSandbox', { podSandboxId: fill });
     expect((await rpc('PodSandboxStatus', { podSandboxId: fill })).status.state).toBe('SANDBOX_NOTREADY');
     expect((await status(filler)).state).toBe('CONTAINER_EXITED');
     await rpc('RemovePodSandbox', { podSandboxId: fill });
     expect(((await rpc('ListContainers', { filter: { podSandboxId: fill } })).containers ?? []).length).toBe(0);
     await waitFor(async () => freeBytes() > DISK_BYTES / 2, { timeoutMs: 30_000, what: 'the removed pod to give its space back' });
+    const laterRecord = join(daemon.root, 'sandboxes', later, 'meta.json');
+    await waitFor(async () => JSON.parse(await readFile(laterRecord, 'utf8')).state === 'SANDBOX_NOTREADY', { timeoutMs: 30_000, what: 'the stopped pod\'s record to be written again' });
+    expect(JSON.parse(await readFile(laterRecord, 'utf8')).released).toBe(true);
+    await rpc('RemovePodSandbox', { podSandboxId: later });
     expect(await calls.stop()).toEqual([]);
 
     // A restart on the freed disk finds the pod that stayed as it was.
@@ -273,6 +287,8 @@ describe('daemon on a full disk', () => {
     const log = await readFile(daemon.logPath, 'utf8');
     expect(log).toContain(`container ${quitter}: its exit: not written (ENOSPC)`);
     expect(log).toContain(`pod sandbox ${fill}: its stop: not written (ENOSPC)`);
+    expect(log).toContain(`pod sandbox ${later}: its stop: not written (ENOSPC)`);
+    expect(log).toContain(`pod sandbox ${later}: its stop: written now`);
     expect(log).toContain(`container ${idle}: its stop not recorded (ENOSPC`);
     await rpc('StopPodSandbox', { podSandboxId: keep });
     await rpc('RemovePodSandbox', { podSandboxId: keep });
