@@ -14,7 +14,7 @@ import { residentKb, startIdleTrim } from './idle-trim.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { listenTcp, listenUnix, type Listener } from './listeners.js';
 import { openLogFile } from './log-file.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, dropRefusedLines, stdoutWriter, type Logger } from './logger.js';
 import { StreamingServer } from './streaming/server.js';
 import { streamingRuntimeOf, withStreamingServer } from './streaming/streaming-backend.js';
 
@@ -58,9 +58,9 @@ export function daemonLogger(config: DaemonConfig): Logger {
   if (config.logDriver === 'file') {
     const o = config.logOpts;
     const file = openLogFile({ dir: o.logPath ?? join(config.state, 'logs'), mode: o.logFileMode, maxSize: o.maxSize, maxFile: o.maxFile });
-    return createLogger(config.logLevel, (line) => file.write(line));
+    return createLogger(config.logLevel, dropRefusedLines((line) => file.write(line)));
   }
-  return createLogger(config.logLevel, (line) => process.stdout.write(line));
+  return createLogger(config.logLevel, dropRefusedLines(stdoutWriter()));
 }
 
 export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {

@@ -40,7 +40,7 @@ import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { creatorAlive, type Creator } from './recovery/creator.js';
 import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
 import { releaseOrphanPins } from './recovery/orphan-pins.js';
-import { removeDeadExecSessions } from './recovery/exec-sessions.js';
+import { removeDeadExecScratch, removeDeadExecSessions } from './recovery/exec-sessions.js';
 import { joinPath } from './store/path-join.js';
 import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
@@ -150,6 +150,8 @@ export class Engine implements RuntimeApi, ImageApi {
     await removeStaleTempFiles(this.ctx).catch((e) => this.ctx.warn(`recovery of temp files: ${(e as Error).message}`));
     // Where the runtime keeps its exec sessions (RuncConmon's sessionsDir).
     await removeDeadExecSessions(joinPath(this.ctx.paths.exitDir, '..', 'exec'), this.ctx.paths.socketDir).catch((e) => this.ctx.warn(`recovery of exec sessions: ${(e as Error).message}`));
+    // Exec spec files a process killed during an exec on a full disk left on /dev/shm (exec/exec-scratch.ts).
+    await removeDeadExecScratch().catch((e) => this.ctx.warn(`recovery of exec scratch dirs: ${(e as Error).message}`));
     await emptyTrash(join(this.ctx.options.root, 'trash'));
   }
 

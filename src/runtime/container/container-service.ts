@@ -30,6 +30,7 @@ import { execProcessOf } from '../exec/exec-process.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
+import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -50,7 +51,17 @@ function signalName(v: cri.ContainerConfigIn['stopSignal']): string {
 }
 
 export class ContainerService {
-  constructor(private readonly ctx: EngineContext) {}
+  /** Containers whose observed exit a full disk kept out of their record (answered from conmon's exit file meanwhile). */
+  private readonly refusedWrites: RefusedWrites;
+  /**
+   * Those containers' EXITED records as first derived, answered again until written: an exit conmon
+   * could not record either (its exit file is on the full disk too) has no finish time of its own.
+   */
+  private readonly unwrittenExits = new Map<string, ContainerRecord>();
+
+  constructor(private readonly ctx: EngineContext) {
+    this.refusedWrites = new RefusedWrites(ctx.warn);
+  }
 
   /** The runtime of the container's pod, resolved when the pod was made (older records name none: the default). */
   private oci(record: ContainerRecord): OciRuntime {
@@ -213,7 +224,9 @@ export class ContainerService {
         runtimeFailpoint('start-after-runc-start');
       } catch (error) {
         await this.oci(record).delete(id, true).catch(() => undefined);
-        await this.ctx.containers.putLocked({ ...record, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message });
+        // On a full disk the start itself failed for want of space: that error is the answer.
+        const failed = { ...record, state: 'CONTAINER_EXITED' as const, finishedAt: nowNs(), exitCode: 128, reason: 'StartError', message: (error as Error).message };
+        await writeUnlessRefused(() => this.ctx.containers.putLocked(failed), (e) => this.ctx.warn(`container ${id}: its failed start not recorded (${e.message})`));
         // Plugins that saw StartContainer hear the container stop (containerd does the same).
         if (nriStarted) await this.ctx.nri?.stopContainer(id);
         throw error;
@@ -284,6 +297,8 @@ export class ContainerService {
   /**
    * The record with an exit observed from conmon written back (EXITED, code, reason), once the
    * exited container is released (see releaseExited): whoever sees it EXITED finds it released.
+   * On a full disk the write is refused: the answer is the EXITED record all the same (derived from
+   * conmon's exit file, which stays until removal), and the next refresh writes it again.
    */
   async refresh(record: ContainerRecord): Promise<ContainerRecord> {
     if (record.state !== 'CONTAINER_RUNNING' || !(await this.observedExit(record))) return record;
@@ -296,13 +311,21 @@ export class ContainerService {
       runtimeFailpoint('exit-before-release');
       await this.releaseExited(current);
       runtimeFailpoint('exit-after-release');
-      const after = exitTransition(current, seen.exit, nowNs());
-      await this.ctx.containers.putLocked(after);
-      exited = true;
+      const derived = this.unwrittenExits.get(current.id);
+      const after = derived?.startedAt === current.startedAt ? derived : exitTransition(current, seen.exit, nowNs());
+      const what = `container ${current.id}: its exit`;
+      exited = await writeUnlessRefused(() => this.ctx.containers.putLocked(after), (e) => this.refusedWrites.refused(current.id, what, e));
+      if (exited) {
+        this.refusedWrites.written(current.id, what);
+        this.unwrittenExits.delete(current.id);
+      } else {
+        this.unwrittenExits.set(current.id, after);
+      }
       return after;
     });
     if (!next) throw notFound(`container "${record.id}" not found`);
-    // Only the process that wrote the transition reports it, so the event is emitted once.
+    // Only the process that wrote the transition reports it, so the event is emitted once (by the
+    // refresh whose write succeeds, when a full disk refused earlier ones).
     if (exited) await this.ctx.events.append({ containerId: next.id, podSandboxId: next.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(next) });
     return next;
   }
@@ -414,8 +437,11 @@ export class ContainerService {
         await this.oci(r).delete(id, true);
         await this.waitExit(r, 5_000);
       }
-      exited = { ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' };
-      await this.ctx.containers.putLocked(exited);
+      const stopped: ContainerRecord = { ...r, state: 'CONTAINER_EXITED', finishedAt: nowNs(), exitCode: 137, reason: 'Error' };
+      // A full disk leaves it CREATED on disk (runc has nothing of it now): the stop and a removal
+      // still go on, so a pod holding a never-started container can be torn down to free space.
+      const written = await writeUnlessRefused(() => this.ctx.containers.putLocked(stopped), (e) => this.ctx.warn(`container ${id}: its stop not recorded (${e.message}); it stays CREATED`));
+      if (written) exited = stopped;
       return false;
     });
     if (exited) await this.ctx.events.append({ containerId: id, podSandboxId: exited.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNs(), status: containerStatusOf(exited) });
@@ -470,6 +496,10 @@ export class ContainerService {
     });
     // Nobody reads a removed container's exit file: it goes after the answer (recovery takes what a death left).
     deleteLater(joinPath(this.ctx.paths.exitDir, id));
+    if (removed) {
+      this.refusedWrites.forget(id);
+      this.unwrittenExits.delete(id);
+    }
     if (removed) await this.ctx.nri?.removeContainer(removed);
   }
 

@@ -6,7 +6,7 @@
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
 import { constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { lstat, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
@@ -20,6 +20,7 @@ import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
 import { execWithConsole, TTYEXEC_BINARY, ttyExecWithoutConmon } from '../exec/tty-exec.js';
 import { forwardOutput } from '../exec/forward-output.js';
+import { writeExecScratch } from '../exec/exec-scratch.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
 
@@ -170,9 +171,9 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async exec(id: string, proc: OciProcess, o: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult> {
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    const specFile = joinPath(this.opts.runcRoot, id, `exec-${token}.json`);
-    const pidFile = joinPath(this.opts.runcRoot, id, `exec-${token}.pid`);
-    await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
+    // Beside runc's state, or off a full disk (exec-scratch.ts): ExecSync must work to free space.
+    const scratch = writeExecScratch(joinPath(this.opts.runcRoot, id), token, JSON.stringify({ ...proc, terminal: false }));
+    const { specFile, pidFile } = scratch;
     let expired = false;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -204,8 +205,7 @@ export class RuncConmonRuntime implements OciRuntime {
       }
       return { exitCode: timedOut ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut };
     } finally {
-      await rm(specFile, { force: true });
-      await rm(pidFile, { force: true });
+      scratch.release();
     }
   }
 
@@ -227,8 +227,8 @@ export class RuncConmonRuntime implements OciRuntime {
     }
     await io.opened;
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    const specFile = joinPath(this.opts.runcRoot, id, `exec-${token}.json`);
-    await writeFile(specFile, JSON.stringify({ ...proc, terminal: false }));
+    const scratch = writeExecScratch(joinPath(this.opts.runcRoot, id), token, JSON.stringify({ ...proc, terminal: false }));
+    const { specFile } = scratch;
     try {
       // Not child_process: a fork of the daemon per session held its event loop under a burst of execs.
       const child = await this.opts.runner.spawnPiped({ cmd: this.runc, args: [...this.base(), 'exec', '--process', specFile, id] });
@@ -242,7 +242,7 @@ export class RuncConmonRuntime implements OciRuntime {
       io.stdin?.unpipe(child.stdin);
       return exit.code;
     } finally {
-      await rm(specFile, { force: true });
+      scratch.release();
     }
   }
 

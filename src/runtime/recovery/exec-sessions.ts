@@ -8,9 +8,10 @@
 //   dead owner still writes its exit file there when the process ends.
 // A live owner's dirs are kept: an embedded CLI may open an engine on the state dir of a daemon
 // serving sessions.
-import { readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sessionOwner } from '../exec/session-dir.js';
+import { EXEC_SCRATCH_FALLBACK, EXEC_SCRATCH_PREFIX } from '../exec/exec-scratch.js';
 import { creatorAlive } from './creator.js';
 import { dirsInUse } from './dirs-in-use.js';
 
@@ -63,5 +64,36 @@ function readdirOrNone(dir: string): string[] {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
+  }
+}
+
+/**
+ * Removes the exec scratch dirs (exec/exec-scratch.ts) that a process killed during an exec on a
+ * full disk left in `root` (/dev/shm): only dirs of this user, named by an owner that is dead, and
+ * named by no live process (a `runc exec` still reading its spec). Returns the dirs removed.
+ */
+export async function removeDeadExecScratch(root = EXEC_SCRATCH_FALLBACK): Promise<string[]> {
+  const candidates: string[] = [];
+  for (const name of readdirOrNone(root)) {
+    if (!name.startsWith(EXEC_SCRATCH_PREFIX)) continue;
+    const owner = sessionOwner(name.slice(EXEC_SCRATCH_PREFIX.length));
+    const dir = join(root, name);
+    if (!owner || !ownDirectory(dir) || (await creatorAlive(owner))) continue;
+    candidates.push(dir);
+  }
+  if (!candidates.length) return [];
+  const used = dirsInUse(candidates);
+  const dead = candidates.filter((dir) => !used.has(dir));
+  for (const dir of dead) rmSync(dir, { recursive: true, force: true });
+  return dead;
+}
+
+/** A real directory (not a link) owned by this process's user: never another user's files in /dev/shm. */
+function ownDirectory(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() && st.uid === process.geteuid?.();
+  } catch {
+    return false;
   }
 }

@@ -28,7 +28,11 @@ import { checkResources } from '../container/resource-validation.js';
 import { CgroupWriteError } from '../oci/cgroup-writer.js';
 import { ensurePodCgroup, podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
 import { detectCgroupVersion } from '../oci/cgroups.js';
+import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
 import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, podPinPaths, type PodPins } from './pod-namespaces.js';
+
+/** How often a stopped pod's record, refused by a full disk, is written again. */
+const STOPPED_WRITE_RETRY_MS = 5_000;
 
 /** Where pods without a cgroup parent of their own (and no engine setting) run. */
 const DEFAULT_CGROUP_PARENT = '/isulats';
@@ -88,7 +92,12 @@ function portMappings(config: cri.PodSandboxConfigIn): Array<Record<string, unkn
 }
 
 export class SandboxService {
-  constructor(private readonly ctx: EngineContext, private readonly pods: PodContainers) {}
+  /** Stopped pods whose NOTREADY record a full disk refused (their state is derived meanwhile: see liveState). */
+  private readonly refusedWrites: RefusedWrites;
+
+  constructor(private readonly ctx: EngineContext, private readonly pods: PodContainers) {
+    this.refusedWrites = new RefusedWrites(ctx.warn);
+  }
 
   /** The runtime the pod runs on: its handler's, chosen at RunPodSandbox. */
   private oci(record: SandboxRecord): OciRuntime {
@@ -280,11 +289,40 @@ export class SandboxService {
         return;
       }
       await this.releaseResources(record, 'stopp');
-      await this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY', released: true });
+      if (!(await this.writeStopped(record))) this.writeStoppedLater(id);
       runtimeFailpoint('stopp-after-record-write');
     });
     await this.ctx.nri?.stopPodSandbox(id);
     return {};
+  }
+
+  /**
+   * Records a released pod NOTREADY; false when a full disk refused it. The pod is stopped all the
+   * same: with its pause gone and its pins unmounted, status and list answer NOTREADY (liveState),
+   * and a repeated stop or the removal releases again (each step idempotent).
+   */
+  private async writeStopped(record: SandboxRecord): Promise<boolean> {
+    const what = `pod sandbox ${record.id}: its stop`;
+    const written = await writeUnlessRefused(
+      () => this.ctx.sandboxes.putLocked({ ...record, state: 'SANDBOX_NOTREADY', released: true }),
+      (e) => this.refusedWrites.refused(record.id, what, e),
+    );
+    if (written) this.refusedWrites.written(record.id, what);
+    return written;
+  }
+
+  /** Writes a stopped pod's record again, every few seconds, until it is written or the pod is gone (not kept alive for it). */
+  private writeStoppedLater(id: string): void {
+    setTimeout(() => {
+      void this.ctx.sandboxes.withLockIfPresent(id, async () => {
+        const record = await this.ctx.sandboxes.get(id);
+        if (!record || record.creating || record.state !== 'SANDBOX_READY' || (await this.liveState(record)) === 'SANDBOX_READY') {
+          this.refusedWrites.forget(id);
+          return;
+        }
+        if (!(await this.writeStopped(record))) this.writeStoppedLater(id);
+      }).catch((e: Error) => this.ctx.warn(`pod sandbox ${id}: writing its stop again: ${e.message}`));
+    }, STOPPED_WRITE_RETRY_MS).unref();
   }
 
   /**
@@ -345,6 +383,7 @@ export class SandboxService {
       await this.ctx.sandboxes.remove(id);
       runtimeFailpoint('rmp-after-record-remove');
       await this.ctx.sandboxNames.release(record.name, id);
+      this.refusedWrites.forget(id);
       removed = record;
     });
     if (removed) await this.ctx.nri?.removePodSandbox(removed);
