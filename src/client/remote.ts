@@ -2,7 +2,7 @@
 // server answers UNIMPLEMENTED for the v1 service, runtime.v1alpha2 for the rest
 // of the process, converted at this edge so callers only ever see v1 shapes.
 import type * as cri from '../api/cri.js';
-import type { CriBackend, IsulatsExtras, PullProgress } from './backend.js';
+import type { CriBackend, IsulatsExtras, PullImageOptions } from './backend.js';
 import { adminExtras } from './admin-client.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { grpcTarget } from './endpoint.js';
@@ -125,7 +125,7 @@ export class RemoteBackend implements CriBackend {
   listImages(req: cri.ListImagesRequestIn) { return this.call('ImageService', 'ListImages', req); }
   imageStatus(req: cri.ImageStatusRequestIn) { return this.call('ImageService', 'ImageStatus', req); }
   // Pulls take as long as they take: crictl uses no deadline for them either.
-  pullImage(req: cri.PullImageRequestIn, _progress?: PullProgress) { return this.callWithTimeout('PullImage', req, 0, 'ImageService'); }
+  pullImage(req: cri.PullImageRequestIn, _opts?: PullImageOptions) { return this.callWithTimeout('PullImage', req, 0, 'ImageService'); }
   removeImage(req: cri.RemoveImageRequestIn) { return this.call('ImageService', 'RemoveImage', req); }
   imageFsInfo(req: cri.ImageFsInfoRequestIn) { return this.call('ImageService', 'ImageFsInfo', req); }
 

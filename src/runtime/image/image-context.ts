@@ -24,9 +24,12 @@ export class ImageContext {
     await this.images.init();
   }
 
-  /** Work that adds content (pull, build, load) runs under a shared lock that gc takes exclusively. */
-  addingContent<T>(fn: () => Promise<T>): Promise<T> {
-    return withFileLock(this.gcLock, fn, { shared: true, timeoutMs: 600_000 });
+  /**
+   * Work that adds content (pull, build, load) runs under a shared lock that gc takes exclusively;
+   * `signal` aborting ends the wait for it (the work itself watches the signal too).
+   */
+  addingContent<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return withFileLock(this.gcLock, fn, { shared: true, timeoutMs: 600_000, signal });
   }
 
   collecting<T>(fn: () => Promise<T>, timeoutMs = 600_000): Promise<T> {
