@@ -23,7 +23,8 @@ export interface RuntimeApi {
   /** runtime.v1 only: a v1alpha2 runtime answers unimplemented. */
   updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse>;
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn): Promise<cri.ReopenContainerLogResponse>;
-  execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse>;
+  /** `call.signal` aborting ends the exec'd process (the caller has gone). */
+  execSync(req: cri.ExecSyncRequestIn, call?: CallOptions): Promise<cri.ExecSyncResponse>;
   exec(req: cri.ExecRequestIn): Promise<cri.ExecResponse>;
   attach(req: cri.AttachRequestIn): Promise<cri.AttachResponse>;
   portForward(req: cri.PortForwardRequestIn): Promise<cri.PortForwardResponse>;

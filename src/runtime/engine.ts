@@ -7,7 +7,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type * as cri from '../api/cri.js';
-import type { ImageApi, PullImageOptions, RuntimeApi, StreamIO } from '../client/backend.js';
+import type { CallOptions, ImageApi, PullImageOptions, RuntimeApi, StreamIO } from '../client/backend.js';
 import { failedPrecondition, unimplemented } from './errors.js';
 import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/engine-config.js';
 import type { EngineContext } from './engine-context.js';
@@ -261,8 +261,8 @@ export class Engine implements RuntimeApi, ImageApi {
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn) {
     return this.container.reopenLog(req);
   }
-  execSync(req: cri.ExecSyncRequestIn) {
-    return this.container.execSync(req);
+  execSync(req: cri.ExecSyncRequestIn, call?: CallOptions) {
+    return this.container.execSync(req, call);
   }
   async exec(_req: cri.ExecRequestIn): Promise<cri.ExecResponse> {
     throw unimplemented('the embedded engine has no streaming server: exec runs in-process (streamInProcess)');

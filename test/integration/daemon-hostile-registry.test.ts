@@ -2,11 +2,13 @@
 // and clients that leave: a call's work ends with its call. A pull whose client's deadline passes
 // stops downloading (the registry sees its connection close) and holds no lock, so a retry
 // downloads at once and RemoveImage frees space at once; the daemon answers other calls meanwhile;
-// hostile answers fail with a clear gRPC error.
+// hostile answers fail with a clear gRPC error; an ExecSync whose client has gone ends its process.
+import { randomInt, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCriClient, type RawCriClient } from '../rig/cri-client.js';
+import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-client.js';
+import { processesMentioning } from '../rig/host-cleanup.js';
 import { startHostileRegistry, type HostileRegistry } from '../rig/hostile-registry.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
@@ -94,5 +96,37 @@ describe('PullImage from a hostile registry', { timeout: 120_000 }, () => {
     expect(error.details).toMatch(message);
     await expectNoTempFiles();
     expect((await c.image('ListImages', {}, 10_000)).images).toEqual([]);
+  });
+});
+
+describe('ExecSync whose client has gone', { timeout: 120_000 }, () => {
+  it('ends the exec\'d process', async () => {
+    const busybox = rigEnv().ISULATS_TEST_BUSYBOX;
+    await c.image('PullImage', { image: { image: busybox } }, 120_000);
+    const uid = randomUUID();
+    const sandboxConfig: CriMessage = {
+      metadata: { name: `gone-${uid}`, uid, namespace: `gone-${uid.slice(0, 8)}`, attempt: 0 },
+      labels: { 'io.kubernetes.pod.uid': uid },
+      linux: {},
+    };
+    const { podSandboxId } = await c.runtime('RunPodSandbox', { config: sandboxConfig }, 60_000);
+    try {
+      const { containerId } = await c.runtime('CreateContainer', {
+        podSandboxId, sandboxConfig,
+        config: { metadata: { name: `sleeper-${uid}` }, image: { image: busybox }, command: ['sleep', '3600'], linux: {} },
+      }, 60_000);
+      await c.runtime('StartContainer', { containerId }, 60_000);
+      // No exec timeout: only the client's deadline ends the call.
+      const marker = `4711.${randomInt(100_000, 999_999)}`;
+      const exec = failure(c.runtime('ExecSync', { containerId, cmd: ['sleep', marker], timeout: 0 }, 3_000));
+      await waitFor(async () => (await processesMentioning(marker)).length > 0, { timeoutMs: 10_000, what: "the exec'd process" });
+      expect(await exec).toMatchObject({ code: GRPC.DEADLINE_EXCEEDED });
+      await waitFor(async () => (await processesMentioning(marker)).length === 0, { timeoutMs: 15_000, what: "the exec'd process to end" });
+      // The container itself goes on.
+      expect((await c.runtime('ContainerStatus', { containerId }, 10_000)).status.state).toBe('CONTAINER_RUNNING');
+    } finally {
+      await c.runtime('StopPodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+      await c.runtime('RemovePodSandbox', { podSandboxId }, 60_000).catch(() => undefined);
+    }
   });
 });
