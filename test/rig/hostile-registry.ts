@@ -25,6 +25,8 @@ export const HOSTILE_CASES = ['ok', 'endless', 'trickle', 'stall', 'no-size', 'h
 export type HostileCase = (typeof HOSTILE_CASES)[number];
 
 export const HUGE_MANIFEST_BYTES = 50 << 20;
+/** The size the trickle layer's descriptor declares: room for a long trickle. */
+export const TRICKLE_DECLARED_SIZE = 1 << 20;
 
 export interface HostileRegistryOptions {
   /** Pause between the trickle's bytes (default 1000 ms). */
@@ -72,7 +74,7 @@ async function buildImage(c: HostileCase): Promise<Image> {
   const layerDesc: Record<string, unknown> = { mediaType: MEDIA.dockerLayerGzip, digest: layerDigest, size: layer.length };
   if (c === 'no-size') delete layerDesc.size;
   if (c === 'huge-size') layerDesc.size = 1e300;
-  if (c === 'trickle') layerDesc.size = 1 << 20; // room for a long trickle
+  if (c === 'trickle') layerDesc.size = TRICKLE_DECLARED_SIZE;
   const manifest = Buffer.from(JSON.stringify({
     schemaVersion: 2,
     mediaType: MEDIA.dockerManifest,

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageService } from '../../src/runtime/image/image-service.js';
+import { downloadKey } from '../../src/runtime/image/image-pull.js';
 import { MAX_REDIRECTS } from '../../src/runtime/image/registry-client.js';
-import { HUGE_MANIFEST_BYTES, startHostileRegistry, type HostileCase, type HostileRegistry } from '../rig/hostile-registry.js';
+import { HUGE_MANIFEST_BYTES, startHostileRegistry, TRICKLE_DECLARED_SIZE, type HostileCase, type HostileRegistry } from '../rig/hostile-registry.js';
 import { waitFor } from '../rig/wait.js';
 
 let registry: HostileRegistry;
@@ -127,6 +128,29 @@ describe('a pull whose caller has gone', { timeout: 60_000 }, () => {
     abort.abort(new Error('client gone'));
     expect(await settled(pulling)).toMatchObject({ message: 'client gone' });
     await waitFor(async () => registry.activeLayerResponses('trickle') === 0, { timeoutMs: 10_000, what: 'the trickle response to close' });
+    await expectNothingLeft(svc);
+  });
+
+  it('a download two pulls wait for goes on when the pull that started it leaves, and stops with the last one', async () => {
+    const svc = await service();
+    const key = downloadKey({ mediaType: '', digest: registry.layerDigest('trickle'), size: TRICKLE_DECLARED_SIZE });
+    const first = await trickling(svc);
+    const requests = registry.layerRequests('trickle');
+    const waiting = new AbortController();
+    const second = pull(svc, 'trickle', waiting.signal);
+    second.catch(() => undefined);
+    await waitFor(async () => svc.ctx.downloads.waiters(key) === 2, { timeoutMs: 10_000, what: 'the second pull to join the download' });
+    first.abort.abort(new Error('first caller gone'));
+    expect(await settled(first.pulling)).toMatchObject({ message: 'first caller gone' });
+    // The second pull still waits, on the same download: no new request, the connection still open.
+    expect(await settled(second, 1_000)).toBe('still running');
+    expect(registry.layerRequests('trickle')).toBe(requests);
+    expect(registry.activeLayerResponses('trickle')).toBe(1);
+    expect(svc.ctx.downloads.waiters(key)).toBe(1);
+    waiting.abort(new Error('second caller gone'));
+    expect(await settled(second)).toMatchObject({ message: 'second caller gone' });
+    await waitFor(async () => registry.activeLayerResponses('trickle') === 0, { timeoutMs: 10_000, what: 'the shared download to close' });
+    expect(svc.ctx.downloads.waiters(key)).toBe(0);
     await expectNothingLeft(svc);
   });
 

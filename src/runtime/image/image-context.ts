@@ -4,11 +4,14 @@ import { BlobStore } from '../store/blob-store.js';
 import { withFileLock } from '../store/lock.js';
 import { LayerStore } from '../snapshot/layer-store.js';
 import { ImageStore } from './image-store.js';
+import { SharedWork } from './shared-work.js';
 
 export class ImageContext {
   readonly blobs: BlobStore;
   readonly layers: LayerStore;
   readonly images: ImageStore;
+  /** Blob downloads under way in this process, by digest, shared by the pulls that wait for them. */
+  readonly downloads = new SharedWork();
   private readonly gcLock: string;
 
   constructor(readonly root: string) {

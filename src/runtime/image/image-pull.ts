@@ -194,11 +194,37 @@ function validateManifest(m: ImageManifest): void {
 }
 
 /**
- * Downloads a blob into the store (verified), retrying transient failures mid-stream. The
- * descriptor's size bounds it: a body announced or found longer (or shorter) fails the pull.
+ * Downloads a blob into the store (verified), once for all the pulls in this process that want it
+ * at the same time: the download goes on while one of them still waits (its own client and
+ * connections, so it outlives the pull that started it) and stops when the last one leaves.
+ * Progress goes to the pull that started it.
  */
 async function fetchBlob(
   ctx: ImageContext, client: RegistryClient, ref: ImageReference, desc: Descriptor, signal?: AbortSignal, progress?: (n: number) => void,
+): Promise<void> {
+  if (await ctx.blobs.has(desc.digest)) return;
+  // By size too: a download is checked against the size its descriptor declares.
+  await ctx.downloads.join(downloadKey(desc), async (shared) => {
+    const own = client.withSignal(shared);
+    try {
+      await download(ctx, own, ref, desc, shared, progress);
+    } finally {
+      own.close();
+    }
+  }, signal);
+}
+
+/** The key of a blob's download in ImageContext.downloads. */
+export function downloadKey(desc: Descriptor): string {
+  return `${desc.digest}@${desc.size}`;
+}
+
+/**
+ * Downloads a blob into the store (verified), retrying transient failures mid-stream. The
+ * descriptor's size bounds it: a body announced or found longer (or shorter) fails the pull.
+ */
+async function download(
+  ctx: ImageContext, client: RegistryClient, ref: ImageReference, desc: Descriptor, signal: AbortSignal, progress?: (n: number) => void,
 ): Promise<void> {
   const attempts = 3;
   const open = async (): Promise<IncomingMessage> => {
@@ -215,7 +241,7 @@ async function fetchBlob(
       await ctx.blobs.ensure(desc.digest, open, desc.size, progress, signal);
       return;
     } catch (error) {
-      if (attempt >= attempts || !isRetryable(error) || signal?.aborted) throw signal?.aborted ? signal.reason : error;
+      if (attempt >= attempts || !isRetryable(error) || signal.aborted) throw signal.aborted ? signal.reason : error;
     }
   }
 }

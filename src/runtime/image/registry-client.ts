@@ -64,18 +64,40 @@ export class RegistryError extends IsulatsError {
   }
 }
 
+/** What the clients of one pull share (RegistryClient.withSignal). */
+interface SharedClientState {
+  tokens: TokenCache;
+  challenges: Map<string, AuthChallenge[]>;
+  downgraded: Set<string>;
+  deadMirrors: Set<string>;
+}
+
 /** One repository on one registry: the unit of auth scope and endpoint choice. */
 export class RegistryClient {
-  private readonly tokens = new TokenCache();
+  private readonly tokens: TokenCache;
   private readonly agents = new Map<string, http.Agent>();
   /** Last challenge seen per endpoint, so later requests authenticate up front. */
-  private readonly challenges = new Map<string, AuthChallenge[]>();
+  private readonly challenges: Map<string, AuthChallenge[]>;
   /** Endpoints that answered only over plain http (insecure fallback), remembered per client. */
-  private readonly downgraded = new Set<string>();
+  private readonly downgraded: Set<string>;
   /** Mirrors that failed to connect: skipped for the rest of this client's life (one pull). */
-  private readonly deadMirrors = new Set<string>();
+  private readonly deadMirrors: Set<string>;
 
-  constructor(private readonly opts: RegistryClientOptions = {}) {}
+  constructor(private readonly opts: RegistryClientOptions = {}, shared?: SharedClientState) {
+    this.tokens = shared?.tokens ?? new TokenCache();
+    this.challenges = shared?.challenges ?? new Map();
+    this.downgraded = shared?.downgraded ?? new Set();
+    this.deadMirrors = shared?.deadMirrors ?? new Set();
+  }
+
+  /**
+   * A client for work shared with other callers (a blob download several pulls wait for): the
+   * same endpoints, credentials, tokens and findings, but its own signal and connections, so it
+   * outlives this client's caller. Close it when that work ends.
+   */
+  withSignal(signal: AbortSignal): RegistryClient {
+    return new RegistryClient({ ...this.opts, signal }, { tokens: this.tokens, challenges: this.challenges, downgraded: this.downgraded, deadMirrors: this.deadMirrors });
+  }
 
   close(): void {
     for (const agent of this.agents.values()) agent.destroy();
