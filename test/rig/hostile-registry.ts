@@ -6,6 +6,7 @@
 //   endless        the layer's body never ends (its descriptor has the real size)
 //   trickle        the layer sends one byte every `trickleMs`, forever
 //   stall          the layer sends its headers and a few bytes, then nothing
+//   cut            the layer's connection is closed after half its body, every time
 //   no-size        the layer's descriptor has no size (and its body never ends)
 //   huge-size      the layer's descriptor says size 1e300 (and its body never ends)
 //   wrong-digest   the layer's body has the declared size but other bytes
@@ -21,7 +22,7 @@ import { sha256Digest } from '../../src/runtime/image/digest.js';
 import { MEDIA } from '../../src/runtime/image/manifest.js';
 import { tarStream } from '../../src/runtime/image/tar-writer.js';
 
-export const HOSTILE_CASES = ['ok', 'endless', 'trickle', 'stall', 'no-size', 'huge-size', 'wrong-digest', 'redirect-loop', 'huge-manifest'] as const;
+export const HOSTILE_CASES = ['ok', 'endless', 'trickle', 'stall', 'cut', 'no-size', 'huge-size', 'wrong-digest', 'redirect-loop', 'huge-manifest'] as const;
 export type HostileCase = (typeof HOSTILE_CASES)[number];
 
 export const HUGE_MANIFEST_BYTES = 50 << 20;
@@ -161,6 +162,10 @@ export async function startHostileRegistry(opts: HostileRegistryOptions = {}): P
         };
         return step();
       }
+      case 'cut':
+        res.writeHead(200, { 'Content-Length': image.layer.length });
+        count(c, image.layer.length >> 1);
+        return void res.write(image.layer.subarray(0, image.layer.length >> 1), () => res.socket?.destroy());
       case 'redirect-loop':
         return void res.writeHead(307, { Location: `${path}?hop=${layerHits.get(c)}` }).end();
       default:

@@ -77,6 +77,18 @@ describe('a hostile registry', { timeout: 60_000 }, () => {
     await expectNothingLeft(svc);
   });
 
+  it('a connection cut mid-body, every time: 3 attempts, then an error naming the blob and its URL', async () => {
+    const svc = await service();
+    const error = await settled(pull(svc, 'cut'));
+    const digest = registry.layerDigest('cut');
+    expect(error).toMatchObject({
+      kind: 'unavailable',
+      message: `blob ${digest} from http://${registry.host}/v2/cut/blobs/${digest}: the registry closed the connection in the middle of the body (ECONNRESET)`,
+    });
+    expect(registry.layerRequests('cut')).toBe(3);
+    await expectNothingLeft(svc);
+  });
+
   it('redirect loop: given up after as many hops as Go allows', async () => {
     const svc = await service();
     const error = await settled(pull(svc, 'redirect-loop'));

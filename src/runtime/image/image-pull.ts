@@ -227,8 +227,10 @@ async function download(
   ctx: ImageContext, client: RegistryClient, ref: ImageReference, desc: Descriptor, signal: AbortSignal, progress?: (n: number) => void,
 ): Promise<void> {
   const attempts = 3;
+  let from = '';
   const open = async (): Promise<IncomingMessage> => {
     const res = await client.fetchBlob(ref, desc.digest);
+    from = res.usedUrl;
     const announced = Number(res.headers['content-length']);
     if (res.headers['content-length'] !== undefined && announced > desc.size) {
       res.destroy();
@@ -241,7 +243,16 @@ async function download(
       await ctx.blobs.ensure(desc.digest, open, desc.size, progress, signal);
       return;
     } catch (error) {
-      if (attempt >= attempts || !isRetryable(error) || signal.aborted) throw signal.aborted ? signal.reason : error;
+      if (attempt >= attempts || !isRetryable(error) || signal.aborted) throw signal.aborted ? signal.reason : blobError(desc.digest, from, error);
     }
   }
+}
+
+/** A download's failure as the client sees it: engine errors as they are, network ones naming the blob and its URL. */
+function blobError(digest: string, url: string, error: unknown): unknown {
+  if (error instanceof IsulatsError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  // Node's message for a body cut short is only "aborted".
+  const what = (error as Error).message === 'aborted' ? 'the registry closed the connection in the middle of the body' : (error as Error).message;
+  return new IsulatsError('unavailable', `blob ${digest}${url ? ` from ${url}` : ''}: ${what}${code ? ` (${code})` : ''}`, { cause: error });
 }

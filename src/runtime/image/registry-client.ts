@@ -129,7 +129,7 @@ export class RegistryClient {
   }
 
   /** Opens a blob download; the caller verifies the digest while writing it. */
-  async fetchBlob(ref: ImageReference, digest: string): Promise<IncomingMessage> {
+  async fetchBlob(ref: ImageReference, digest: string): Promise<IncomingMessage & { usedUrl: string }> {
     const endpoints = this.endpoints(ref).filter((e) => e.capabilities.includes('pull'));
     return this.tryEndpoints(endpoints, (ep) => this.request(ep, ref, 'GET', `/${ref.path}/blobs/${digest}`, {}));
   }
