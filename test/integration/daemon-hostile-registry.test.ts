@@ -14,7 +14,7 @@ import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
 
-const GRPC = { INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4 } as const;
+const GRPC = { INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14 } as const;
 
 let daemon: IsulatsDaemon;
 let registry: HostileRegistry;
@@ -86,16 +86,20 @@ describe('PullImage from a hostile registry', { timeout: 120_000 }, () => {
   });
 
   it.each([
-    ['no-size', /layer 1 sha256:[0-9a-f]{64}: the descriptor has no size/],
-    ['huge-size', /descriptor size 1e\+300 is not a whole number of bytes/],
-    ['endless', /blob sha256:[0-9a-f]{64} is larger than the \d+ bytes its descriptor declares/],
-    ['wrong-digest', /digest mismatch for blob sha256:[0-9a-f]{64}/],
-  ] as const)('%s: InvalidArgument naming the blob', async (which, message) => {
+    ['no-size', GRPC.INVALID_ARGUMENT, /layer 1 sha256:[0-9a-f]{64}: the descriptor has no size/],
+    ['huge-size', GRPC.INVALID_ARGUMENT, /descriptor size 1e\+300 is not a whole number of bytes/],
+    ['endless', GRPC.INVALID_ARGUMENT, /blob sha256:[0-9a-f]{64} is larger than the \d+ bytes its descriptor declares/],
+    ['wrong-digest', GRPC.INVALID_ARGUMENT, /digest mismatch for blob sha256:[0-9a-f]{64}/],
+    ['huge-manifest', GRPC.INVALID_ARGUMENT, /manifest latest from http:\/\/.*\/v2\/huge-manifest\/manifests\/latest is larger than the limit of 4393216 bytes/],
+    ['redirect-loop', GRPC.UNAVAILABLE, /too many redirects \(more than 10\) fetching .*\/v2\/redirect-loop\/blobs\/sha256:[0-9a-f]{64}/],
+    ['cut', GRPC.UNAVAILABLE, /blob sha256:[0-9a-f]{64} from http:\/\/.*\/v2\/cut\/blobs\/sha256:[0-9a-f]{64}: the registry closed the connection in the middle of the body/],
+  ] as const)('%s: a clear error naming what went wrong', async (which, code, message) => {
     const error = await failure(c.image('PullImage', { image: { image: registry.image(which) } }, 60_000));
-    expect(error.code, error.details).toBe(GRPC.INVALID_ARGUMENT);
+    expect(error.code, error.details).toBe(code);
     expect(error.details).toMatch(message);
     await expectNoTempFiles();
     expect((await c.image('ListImages', {}, 10_000)).images).toEqual([]);
+    await waitFor(async () => registry.openConnections() === 0, { timeoutMs: 10_000, what: 'the registry connections to close' });
   });
 });
 

@@ -368,9 +368,10 @@ function postForm(u: URL, body: string): Promise<IncomingMessage> {
 
 /** The whole body, refused (and its connection closed) once it passes `limit` bytes, or at once when it announces more. */
 async function readLimited(res: IncomingMessage, limit: number, what: string): Promise<Buffer> {
+  // Content the registry should not have sent, as a blob longer than its descriptor: InvalidArgument.
   const tooLarge = () => {
     res.destroy();
-    return new RegistryError(`${what} is larger than the limit of ${limit} bytes`);
+    return new IsulatsError('invalid-argument', `${what} is larger than the limit of ${limit} bytes`);
   };
   if (Number(res.headers['content-length']) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
