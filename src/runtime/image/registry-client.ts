@@ -148,6 +148,8 @@ export class RegistryClient {
       try {
         return await fn(ep);
       } catch (error) {
+        // The caller has gone: its reason, not what the destroyed request said ("aborted").
+        if (this.opts.signal?.aborted) throw this.opts.signal.reason;
         lastError = error;
         if (ep.mirror && !(error instanceof RegistryError)) this.deadMirrors.add(ep.url);
         // Auth failures and bad content on the upstream itself are final; a mirror's errors fall through.
