@@ -23,7 +23,8 @@ export interface RuntimeApi {
   /** runtime.v1 only: a v1alpha2 runtime answers unimplemented. */
   updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn): Promise<cri.UpdatePodSandboxResourcesResponse>;
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn): Promise<cri.ReopenContainerLogResponse>;
-  execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse>;
+  /** `call.signal` aborting ends the exec'd process (the caller has gone). */
+  execSync(req: cri.ExecSyncRequestIn, call?: CallOptions): Promise<cri.ExecSyncResponse>;
   exec(req: cri.ExecRequestIn): Promise<cri.ExecResponse>;
   attach(req: cri.AttachRequestIn): Promise<cri.AttachResponse>;
   portForward(req: cri.PortForwardRequestIn): Promise<cri.PortForwardResponse>;
@@ -48,9 +49,23 @@ export interface RuntimeApi {
 export interface ImageApi {
   listImages(req: cri.ListImagesRequestIn): Promise<cri.ListImagesResponse>;
   imageStatus(req: cri.ImageStatusRequestIn): Promise<cri.ImageStatusResponse>;
-  pullImage(req: cri.PullImageRequestIn, progress?: PullProgress): Promise<cri.PullImageResponse>;
+  /** `opts.signal` aborting stops the pull: its downloads, lock waits and unpacking. */
+  pullImage(req: cri.PullImageRequestIn, opts?: PullImageOptions): Promise<cri.PullImageResponse>;
   removeImage(req: cri.RemoveImageRequestIn): Promise<cri.RemoveImageResponse>;
   imageFsInfo(req: cri.ImageFsInfoRequestIn): Promise<cri.ImageFsInfoResponse>;
+}
+
+/**
+ * What the caller of a CRI method gives besides its request (the daemon gives every call one).
+ * `signal` aborts when the caller has gone (its RPC was cancelled or passed its deadline): the
+ * work the call started stops, and it holds no lock for it.
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface PullImageOptions extends CallOptions {
+  progress?: PullProgress;
 }
 
 /** Per-layer pull progress; only the embedded backend reports it (CRI has no progress). */

@@ -2,7 +2,7 @@
 // server answers UNIMPLEMENTED for the v1 service, runtime.v1alpha2 for the rest
 // of the process, converted at this edge so callers only ever see v1 shapes.
 import type * as cri from '../api/cri.js';
-import type { CriBackend, IsulatsExtras, PullProgress } from './backend.js';
+import type { CallOptions, CriBackend, IsulatsExtras, PullImageOptions } from './backend.js';
 import { adminExtras } from './admin-client.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { grpcTarget } from './endpoint.js';
@@ -64,8 +64,11 @@ export class RemoteBackend implements CriBackend {
     return ch.clients[version];
   }
 
-  /** One unary call with the negotiated API version and the per-call deadline. */
-  private async call(service: ServiceName, method: string, req: object): Promise<any> {
+  /**
+   * One unary call with the negotiated API version and the per-call deadline. `signal` aborting
+   * cancels it (the runtime's work for it stops too) and rejects with the signal's reason.
+   */
+  private async call(service: ServiceName, method: string, req: object, signal?: AbortSignal): Promise<any> {
     const ch = this.channels[service];
     const versions: ApiVersion[] = ch.version ? [ch.version] : ['v1', 'v1alpha2'];
     let lastErr: unknown;
@@ -74,9 +77,17 @@ export class RemoteBackend implements CriBackend {
       if (typeof client[method] !== 'function') throw fromGrpcError({ code: 12, details: `${method} is not part of CRI ${version}` }, ch.endpoint);
       const body = version === 'v1' ? req : await convert('to', client, method, req);
       try {
+        signal?.throwIfAborted();
         const res = await new Promise<any>((resolve, reject) => {
           const deadline = new Date(rpcDeadline(this.opts.timeoutMs));
-          client[method](body, { deadline }, (err: any, out: any) => (err ? reject(err) : resolve(out)));
+          const onAbort = () => call.cancel();
+          const call = client[method](body, { deadline }, (err: any, out: any) => {
+            signal?.removeEventListener('abort', onAbort);
+            if (err && signal?.aborted) reject(signal.reason);
+            else if (err) reject(err);
+            else resolve(out);
+          });
+          signal?.addEventListener('abort', onAbort, { once: true });
         });
         if (!ch.version) this.opts.debug?.(`using CRI ${version} for ${service} at ${ch.endpoint}`);
         ch.version = version;
@@ -106,7 +117,7 @@ export class RemoteBackend implements CriBackend {
   updateContainerResources(req: cri.UpdateContainerResourcesRequestIn) { return this.call('RuntimeService', 'UpdateContainerResources', req); }
   updatePodSandboxResources(req: cri.UpdatePodSandboxResourcesRequestIn) { return this.call('RuntimeService', 'UpdatePodSandboxResources', req); }
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn) { return this.call('RuntimeService', 'ReopenContainerLog', req); }
-  execSync(req: cri.ExecSyncRequestIn) { return this.callWithTimeout('ExecSync', req, Number(req.timeout ?? 0)); }
+  execSync(req: cri.ExecSyncRequestIn, call?: CallOptions) { return this.callWithTimeout('ExecSync', req, Number(req.timeout ?? 0), 'RuntimeService', call?.signal); }
   exec(req: cri.ExecRequestIn) { return this.call('RuntimeService', 'Exec', req); }
   attach(req: cri.AttachRequestIn) { return this.call('RuntimeService', 'Attach', req); }
   portForward(req: cri.PortForwardRequestIn) { return this.call('RuntimeService', 'PortForward', req); }
@@ -125,16 +136,16 @@ export class RemoteBackend implements CriBackend {
   listImages(req: cri.ListImagesRequestIn) { return this.call('ImageService', 'ListImages', req); }
   imageStatus(req: cri.ImageStatusRequestIn) { return this.call('ImageService', 'ImageStatus', req); }
   // Pulls take as long as they take: crictl uses no deadline for them either.
-  pullImage(req: cri.PullImageRequestIn, _progress?: PullProgress) { return this.callWithTimeout('PullImage', req, 0, 'ImageService'); }
+  pullImage(req: cri.PullImageRequestIn, opts?: PullImageOptions) { return this.callWithTimeout('PullImage', req, 0, 'ImageService', opts?.signal); }
   removeImage(req: cri.RemoveImageRequestIn) { return this.call('ImageService', 'RemoveImage', req); }
   imageFsInfo(req: cri.ImageFsInfoRequestIn) { return this.call('ImageService', 'ImageFsInfo', req); }
 
   /** Calls whose own timeout (seconds; 0 = none) replaces the connection timeout, plus a grace. */
-  private async callWithTimeout(method: string, req: object, seconds: number, service: ServiceName = 'RuntimeService') {
+  private async callWithTimeout(method: string, req: object, seconds: number, service: ServiceName = 'RuntimeService', signal?: AbortSignal) {
     const saved = this.opts.timeoutMs;
     this.opts.timeoutMs = seconds > 0 ? seconds * 1000 + saved : 24 * 3600 * 1000;
     try {
-      return await this.call(service, method, req);
+      return await this.call(service, method, req, signal);
     } finally {
       this.opts.timeoutMs = saved;
     }

@@ -35,7 +35,7 @@ export default defineCommand({
     const display = progressDisplay(ctx.stderr);
     let ref: string;
     try {
-      ({ imageRef: ref } = await backend.pullImage({ image: { image }, auth, sandboxConfig }, ctx.flags.quiet ? undefined : display.update));
+      ({ imageRef: ref } = await backend.pullImage({ image: { image }, auth, sandboxConfig }, { progress: ctx.flags.quiet ? undefined : display.update }));
     } catch (err) {
       throw new Error(`pulling image: ${(err as Error).message}`);
     } finally {

@@ -5,7 +5,7 @@
 // once. Handlers are async and independent, so calls run concurrently: a
 // slow pull never holds up a list.
 import type * as grpc from '@grpc/grpc-js';
-import type { CriBackend } from '../client/backend.js';
+import type { CallOptions, CriBackend } from '../client/backend.js';
 import { KIND_TO_CODE } from '../client/grpc-errors.js';
 import { invalidArgument, IsulatsError } from '../runtime/errors.js';
 import { loadCriServices, type CriVersion } from '../api/proto.js';
@@ -167,18 +167,19 @@ function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: Cr
     // The request as the engine saw it (v1), for the log line.
     let req: any = call.request;
     let res: any;
+    const gone = callerGone(call);
     void (async () => {
       const unknownEnum = findUnknownEnum(version === 'v1' ? 'cri-v1' : 'cri-v1alpha2', requestType, call.request);
       if (unknownEnum) throw invalidArgument(`unknown enum value: ${unknownEnum}`);
       if (version !== 'v1') req = fromV1alpha2(requestType, call.request);
       validateRequest(rpc, req);
-      const fn = (backend as unknown as Record<string, ((r: unknown) => Promise<unknown>) | undefined>)[method];
+      const fn = (backend as unknown as Record<string, ((r: unknown, call: CallOptions) => Promise<unknown>) | undefined>)[method];
       if (typeof fn !== 'function') throw new IsulatsError('unimplemented', `${rpc} is not implemented by this runtime`);
-      res = await fn.call(backend, req);
+      res = await fn.call(backend, req, { signal: gone.signal });
       // The API version a client sees is the one it speaks to, whatever the engine behind says.
       if (rpc === 'Version' && res) res = { ...(res as object), runtimeApiVersion: version };
       return version === 'v1' ? res : toV1alpha2(responseType, res);
-    })().then(
+    })().finally(gone.done).then(
       (answer) => {
         finished(opts, service, false, { rpc, api: version, started, code: 0, req, res });
         callback(null, answer);
@@ -190,6 +191,18 @@ function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: Cr
       },
     );
   };
+}
+
+/**
+ * A signal that aborts when the client has gone: it cancelled the call, or the call's deadline
+ * passed (grpc-js answers DEADLINE_EXCEEDED itself and then reports the call cancelled). The
+ * engine stops the call's work on it. `done` detaches it once the call has been answered.
+ */
+function callerGone(call: grpc.ServerUnaryCall<unknown, unknown>): { signal: AbortSignal; done: () => void } {
+  const abort = new AbortController();
+  const onCancel = () => abort.abort(new IsulatsError('deadline-exceeded', 'the caller cancelled the call or its deadline passed'));
+  call.on('cancelled', onCancel);
+  return { signal: abort.signal, done: () => void call.off('cancelled', onCancel) };
 }
 
 function streamedListHandler(rpc: string, def: MethodDef, opts: CriServiceOptions, service: string): grpc.handleServerStreamingCall<any, any> {

@@ -7,7 +7,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type * as cri from '../api/cri.js';
-import type { ImageApi, PullProgress, RuntimeApi, StreamIO } from '../client/backend.js';
+import type { CallOptions, ImageApi, PullImageOptions, RuntimeApi, StreamIO } from '../client/backend.js';
 import { failedPrecondition, unimplemented } from './errors.js';
 import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/engine-config.js';
 import type { EngineContext } from './engine-context.js';
@@ -263,8 +263,8 @@ export class Engine implements RuntimeApi, ImageApi {
   reopenContainerLog(req: cri.ReopenContainerLogRequestIn) {
     return this.container.reopenLog(req);
   }
-  execSync(req: cri.ExecSyncRequestIn) {
-    return this.container.execSync(req);
+  execSync(req: cri.ExecSyncRequestIn, call?: CallOptions) {
+    return this.container.execSync(req, call);
   }
   async exec(_req: cri.ExecRequestIn): Promise<cri.ExecResponse> {
     throw unimplemented('the embedded engine has no streaming server: exec runs in-process (streamInProcess)');
@@ -452,8 +452,8 @@ export class Engine implements RuntimeApi, ImageApi {
   imageStatus(req: cri.ImageStatusRequestIn) {
     return this.ctx.images.imageStatus(req);
   }
-  pullImage(req: cri.PullImageRequestIn, progress?: PullProgress) {
-    return this.ctx.images.pullImage(req, progress);
+  pullImage(req: cri.PullImageRequestIn, opts?: PullImageOptions) {
+    return this.ctx.images.pullImage(req, opts);
   }
   async removeImage(req: cri.RemoveImageRequestIn): Promise<cri.RemoveImageResponse> {
     const name = req.image?.image ?? '';

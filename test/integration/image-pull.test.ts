@@ -47,7 +47,7 @@ describe('pull from a plain registry', () => {
     const pushed = await pushImage(target, 'test/rich', 'v1', [l1, l2, l3], { config: { User: '1000:1000' } });
     const svc = await service();
     const events: string[] = [];
-    const res = await svc.pullImage({ image: { image: `${registry.host}/test/rich:v1` } }, (e) => events.push(`${e.layer}:${e.state}`));
+    const res = await svc.pullImage({ image: { image: `${registry.host}/test/rich:v1` } }, { progress: (e) => events.push(`${e.layer}:${e.state}`) });
     expect(res.imageRef).toBe(pushed.configDigest);
     expect(events.filter((e) => e.endsWith(':done'))).toHaveLength(3);
 

@@ -59,6 +59,31 @@ describe('registry client', () => {
     }
   });
 
+  it('a caller that leaves mid-manifest gets its own reason, and the connection closes', async () => {
+    let closed = false;
+    let sent = false;
+    const host = await serve((req, res) => {
+      if (req.url === '/v2/') return void res.writeHead(200).end('{}');
+      sent = true;
+      res.writeHead(200, { 'Content-Type': MEDIA.dockerManifest });
+      res.write('{"schemaVersion":');
+      res.on('close', () => (closed = true));
+    });
+    const abort = new AbortController();
+    const client = new RegistryClient({ signal: abort.signal });
+    try {
+      const fetching = client.fetchManifest(parseReference(`${host}/a/b:t`));
+      fetching.catch(() => undefined);
+      for (let i = 0; i < 200 && !sent; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      abort.abort(new Error('caller gone'));
+      await expect(fetching).rejects.toThrow('caller gone');
+      for (let i = 0; i < 100 && !closed; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(closed).toBe(true);
+    } finally {
+      client.close();
+    }
+  });
+
   it('gives up after a bounded number of attempts', async () => {
     let calls = 0;
     const host = await serve((_req, res) => {

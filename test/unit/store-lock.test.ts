@@ -37,6 +37,29 @@ describe('withFileLock', () => {
     expect(maxInside).toBe(1);
   });
 
+  it('a waiter whose signal aborts leaves at once, never holds the lock, and keeps the queue in order', async () => {
+    const lock = join(dir, 'abort.lock');
+    let release!: () => void;
+    const held = withFileLock(lock, () => new Promise<void>((resolve) => (release = resolve)));
+    await sleep(20);
+    const exclusive = new AbortController();
+    const shared = new AbortController();
+    let ran = 0;
+    // One queued in this process, one polling the flock (shared waiters do), one queued behind both.
+    const waiting = withFileLock(lock, async () => void ran++, { signal: exclusive.signal });
+    const polling = withFileLock(lock, async () => void ran++, { shared: true, signal: shared.signal });
+    const after = withFileLock(lock, async () => 'third');
+    exclusive.abort(new Error('exclusive waiter gone'));
+    shared.abort(new Error('shared waiter gone'));
+    await expect(waiting).rejects.toThrow('exclusive waiter gone');
+    await expect(polling).rejects.toThrow('shared waiter gone');
+    release();
+    expect(await after).toBe('third');
+    await held;
+    expect(ran).toBe(0);
+    await expect(withFileLock(lock, async () => 'late', { signal: AbortSignal.abort(new Error('gone before')) })).rejects.toThrow('gone before');
+  });
+
   it('lets shared holders in together', async () => {
     const lock = join(dir, 'b.lock');
     let inside = 0;

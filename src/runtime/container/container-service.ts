@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
-import type { StreamIO } from '../../client/backend.js';
+import type { CallOptions, StreamIO } from '../../client/backend.js';
 import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
@@ -592,10 +592,17 @@ export class ContainerService {
     return { record, proc: execProcessOf(record.bundle, cmd, tty) };
   }
 
-  async execSync(req: cri.ExecSyncRequestIn): Promise<cri.ExecSyncResponse> {
+  async execSync(req: cri.ExecSyncRequestIn, call: CallOptions = {}): Promise<cri.ExecSyncResponse> {
     const { record, proc } = await this.execProcess(req.containerId ?? '', req.cmd, false);
+    call.signal?.throwIfAborted();
     const timeoutSec = toInt(req.timeout);
-    const result = await this.oci(record).exec(record.id, proc, { timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined, maxOutput: EXEC_SYNC_MAX_OUTPUT });
+    const result = await this.oci(record).exec(record.id, proc, {
+      timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined,
+      maxOutput: EXEC_SYNC_MAX_OUTPUT,
+      signal: call.signal,
+    });
+    // The caller has gone: the process was ended for it, and nobody reads an answer.
+    if (result.cancelled) throw new IsulatsError('deadline-exceeded', `command ${JSON.stringify(req.cmd)} was ended: its caller cancelled the call or its deadline passed`);
     if (result.timedOut) throw new IsulatsError('deadline-exceeded', `command ${JSON.stringify(req.cmd)} timed out after ${timeoutSec}s`);
     return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
   }

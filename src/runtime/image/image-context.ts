@@ -4,11 +4,14 @@ import { BlobStore } from '../store/blob-store.js';
 import { withFileLock } from '../store/lock.js';
 import { LayerStore } from '../snapshot/layer-store.js';
 import { ImageStore } from './image-store.js';
+import { SharedWork } from './shared-work.js';
 
 export class ImageContext {
   readonly blobs: BlobStore;
   readonly layers: LayerStore;
   readonly images: ImageStore;
+  /** Blob downloads under way in this process, by digest, shared by the pulls that wait for them. */
+  readonly downloads = new SharedWork();
   private readonly gcLock: string;
   /** Bytes of blobs pulls downloaded since this context opened (the daemon's metrics). */
   readonly pulled = { bytes: 0 };
@@ -26,9 +29,12 @@ export class ImageContext {
     await this.images.init();
   }
 
-  /** Work that adds content (pull, build, load) runs under a shared lock that gc takes exclusively. */
-  addingContent<T>(fn: () => Promise<T>): Promise<T> {
-    return withFileLock(this.gcLock, fn, { shared: true, timeoutMs: 600_000 });
+  /**
+   * Work that adds content (pull, build, load) runs under a shared lock that gc takes exclusively;
+   * `signal` aborting ends the wait for it (the work itself watches the signal too).
+   */
+  addingContent<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return withFileLock(this.gcLock, fn, { shared: true, timeoutMs: 600_000, signal });
   }
 
   collecting<T>(fn: () => Promise<T>, timeoutMs = 600_000): Promise<T> {

@@ -11,6 +11,7 @@ import { failpoint } from './failpoint.js';
 import { mapLimit, type ImageContext } from './image-context.js';
 import type { ImageRecord } from './image-store.js';
 import { unpackLayerFile } from './layer-unpack.js';
+import { checkDescriptorSize, MAX_BLOB_SIZE, MAX_CONFIG_SIZE, MAX_MANIFEST_SIZE } from './descriptor-check.js';
 import { LAYER_TYPES, manifestKind, type Descriptor, type ImageIndex, type ImageManifest, type OciImageConfig, type Platform } from './manifest.js';
 import { hostPlatform, selectManifest } from './platform.js';
 import { repository, tagName, type ImageReference } from './reference.js';
@@ -22,13 +23,14 @@ export interface PullOptions {
   progress?: PullProgress;
   /** Layers fetched at once (default 4). */
   concurrency?: number;
+  /** Aborts when the caller has gone: downloads stop, lock waits end, nothing more is unpacked. */
+  signal?: AbortSignal;
 }
-
-const MAX_CONFIG = 8 << 20;
 
 export async function pull(ctx: ImageContext, client: RegistryClient, ref: ImageReference, opts: PullOptions = {}): Promise<ImageRecord> {
   return ctx.addingContent(async () => {
     const top = await client.fetchManifest(ref);
+    opts.signal?.throwIfAborted();
     await ctx.blobs.put(top.body, top.digest);
     let manifestDigest = top.digest;
     let manifestBody = top.body;
@@ -42,7 +44,11 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
         const have = (index.manifests ?? []).map((m) => (m.platform ? [m.platform.os, m.platform.architecture, m.platform.variant].filter(Boolean).join('/') : '?'));
         throw new IsulatsError('not-found', `no manifest for platform ${[want.os, want.architecture, want.variant].filter(Boolean).join('/')} in ${repository(ref)} (has: ${have.join(', ')})`);
       }
+      checkDescriptorSize(chosen, 'manifest', MAX_MANIFEST_SIZE);
       const fetched = await client.fetchManifest(ref, chosen.digest);
+      if (fetched.body.length !== chosen.size) {
+        throw invalidArgument(`manifest ${chosen.digest} has ${fetched.body.length} bytes, the index declares ${chosen.size}`);
+      }
       if (kindOf(fetched.mediaType, fetched.body) !== 'manifest') throw invalidArgument(`nested index ${chosen.digest} is not supported`);
       await ctx.blobs.put(fetched.body, chosen.digest);
       indexDigest = top.digest;
@@ -53,10 +59,8 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
     failpoint('pull-after-manifest');
     const manifest = JSON.parse(manifestBody.toString('utf8')) as ImageManifest;
     validateManifest(manifest);
-
-    if (manifest.config.size > MAX_CONFIG) throw invalidArgument(`image config of ${manifest.config.size} bytes is too large`);
     // The layers need only the manifest to download; the config (diff IDs) is needed to unpack.
-    const configured = fetchConfig(ctx, client, ref, manifest);
+    const configured = fetchConfig(ctx, client, ref, manifest, opts.signal);
     const { config, diffIds, chains } = await fetchAndUnpack(ctx, client, ref, manifest.layers, configured, opts);
 
     const repo = repository(ref);
@@ -73,9 +77,10 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
       repoDigests: [`${repo}@${top.digest}`],
       createdAt: config.created ?? new Date(0).toISOString(),
     };
+    opts.signal?.throwIfAborted();
     await ctx.images.commit(record, tagName(ref));
     return record;
-  });
+  }, opts.signal);
 }
 
 interface ConfigFacts {
@@ -85,8 +90,8 @@ interface ConfigFacts {
 }
 
 /** Downloads, reads and checks the image config: its diff IDs must match the manifest's layers. */
-async function fetchConfig(ctx: ImageContext, client: RegistryClient, ref: ImageReference, manifest: ImageManifest): Promise<ConfigFacts> {
-  await fetchBlob(ctx, client, ref, manifest.config);
+async function fetchConfig(ctx: ImageContext, client: RegistryClient, ref: ImageReference, manifest: ImageManifest, signal?: AbortSignal): Promise<ConfigFacts> {
+  await fetchBlob(ctx, client, ref, manifest.config, signal);
   const config = JSON.parse((await ctx.blobs.read(manifest.config.digest)).toString('utf8')) as OciImageConfig;
   const diffIds = config.rootfs?.diff_ids ?? [];
   if (diffIds.length !== manifest.layers.length) {
@@ -118,9 +123,10 @@ async function fetchAndUnpack(
     const report = progress(layer);
     try {
       if (abandoned) throw new Error('pull abandoned');
+      opts.signal?.throwIfAborted();
       if (!(await ctx.blobs.has(layer.digest))) {
         report('waiting', 0);
-        await fetchBlob(ctx, client, ref, layer, (n) => report('downloading', n));
+        await fetchBlob(ctx, client, ref, layer, opts.signal, (n) => report('downloading', n));
       }
       downloaded[i]!.resolve();
     } catch (error) {
@@ -135,6 +141,7 @@ async function fetchAndUnpack(
   let unpackFailed = false;
   const unpacking = configured.then(({ diffIds, chains }) => mapLimit(layers, concurrency, async (layer, i) => {
     await downloaded[i]!.promise;
+    opts.signal?.throwIfAborted();
     const report = progress(layer);
     if (await ctx.layers.get(chains[i]!)) {
       report('exists', layer.size);
@@ -178,22 +185,75 @@ function kindOf(mediaType: string, body: Buffer): 'index' | 'manifest' {
 
 function validateManifest(m: ImageManifest): void {
   if (!m.config?.digest || !Array.isArray(m.layers)) throw invalidArgument('manifest lacks config or layers');
-  for (const layer of m.layers) {
+  checkDescriptorSize(m.config, 'image config', MAX_CONFIG_SIZE);
+  m.layers.forEach((layer, i) => {
     if (!LAYER_TYPES.has(layer.mediaType)) throw invalidArgument(`unsupported layer media type "${layer.mediaType}"`);
     if (!/^sha256:[0-9a-f]{64}$/.test(layer.digest)) throw invalidArgument(`unsupported layer digest "${layer.digest}"`);
-  }
+    checkDescriptorSize(layer, `layer ${i + 1}`, MAX_BLOB_SIZE);
+  });
 }
 
-/** Downloads a blob into the store (verified), retrying transient failures mid-stream. */
-async function fetchBlob(ctx: ImageContext, client: RegistryClient, ref: ImageReference, desc: Descriptor, progress?: (n: number) => void): Promise<void> {
+/**
+ * Downloads a blob into the store (verified), once for all the pulls in this process that want it
+ * at the same time: the download goes on while one of them still waits (its own client and
+ * connections, so it outlives the pull that started it) and stops when the last one leaves.
+ * Progress goes to the pull that started it.
+ */
+async function fetchBlob(
+  ctx: ImageContext, client: RegistryClient, ref: ImageReference, desc: Descriptor, signal?: AbortSignal, progress?: (n: number) => void,
+): Promise<void> {
+  if (await ctx.blobs.has(desc.digest)) return;
+  // By size too: a download is checked against the size its descriptor declares.
+  await ctx.downloads.join(downloadKey(desc), async (shared) => {
+    const own = client.withSignal(shared);
+    try {
+      await download(ctx, own, ref, desc, shared, progress);
+    } finally {
+      own.close();
+    }
+  }, signal);
+}
+
+/** The key of a blob's download in ImageContext.downloads. */
+export function downloadKey(desc: Descriptor): string {
+  return `${desc.digest}@${desc.size}`;
+}
+
+/**
+ * Downloads a blob into the store (verified), retrying transient failures mid-stream. The
+ * descriptor's size bounds it: a body announced or found longer (or shorter) fails the pull.
+ */
+async function download(
+  ctx: ImageContext, client: RegistryClient, ref: ImageReference, desc: Descriptor, signal: AbortSignal, progress?: (n: number) => void,
+): Promise<void> {
   const attempts = 3;
+  let from = '';
+  const open = async (): Promise<IncomingMessage> => {
+    const res = await client.fetchBlob(ref, desc.digest);
+    from = res.usedUrl;
+    const announced = Number(res.headers['content-length']);
+    if (res.headers['content-length'] !== undefined && announced > desc.size) {
+      res.destroy();
+      throw invalidArgument(`blob ${desc.digest} is larger than the ${desc.size} bytes its descriptor declares (the registry announces ${announced})`);
+    }
+    return res;
+  };
   for (let attempt = 1; ; attempt++) {
     try {
-      await ctx.blobs.ensure(desc.digest, async () => client.fetchBlob(ref, desc.digest) as Promise<IncomingMessage>, desc.size, progress);
+      await ctx.blobs.ensure(desc.digest, open, desc.size, progress, signal);
       ctx.pulled.bytes += desc.size;
       return;
     } catch (error) {
-      if (attempt >= attempts || !isRetryable(error)) throw error;
+      if (attempt >= attempts || !isRetryable(error) || signal.aborted) throw signal.aborted ? signal.reason : blobError(desc.digest, from, error);
     }
   }
+}
+
+/** A download's failure as the client sees it: engine errors as they are, network ones naming the blob and its URL. */
+function blobError(digest: string, url: string, error: unknown): unknown {
+  if (error instanceof IsulatsError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  // Node's message for a body cut short is only "aborted".
+  const what = (error as Error).message === 'aborted' ? 'the registry closed the connection in the middle of the body' : (error as Error).message;
+  return new IsulatsError('unavailable', `blob ${digest}${url ? ` from ${url}` : ''}: ${what}${code ? ` (${code})` : ''}`, { cause: error });
 }

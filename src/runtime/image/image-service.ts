@@ -3,7 +3,7 @@
 // from a rootfs dir, login/logout, gc) and resolveImage for the runtime engine.
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
-import type { ImageApi, PullProgress } from '../../client/backend.js';
+import type { ImageApi, PullImageOptions } from '../../client/backend.js';
 import { failedPrecondition, invalidArgument, IsulatsError, notFound } from '../errors.js';
 import { buildFromRootfs, importRootfs, type BuildConfig } from './image-build.js';
 import { JsonFileCache } from '../store/json-cache.js';
@@ -101,14 +101,14 @@ export class ImageService implements ImageApi {
     return { image, info };
   }
 
-  async pullImage(req: cri.PullImageRequestIn, progress?: PullProgress): Promise<cri.PullImageResponse> {
+  async pullImage(req: cri.PullImageRequestIn, opts: PullImageOptions = {}): Promise<cri.PullImageResponse> {
     const name = req.image?.image ?? '';
     if (!name) throw invalidArgument('image name is required');
     const ref = parseReference(name);
     const requestCreds = credentialsFromAuthConfig(req.auth ?? undefined);
-    const client = this.client(requestCreds);
+    const client = this.client(requestCreds, opts.signal);
     try {
-      const record = await pull(this.ctx, client, ref, { progress, platform: this.opts.platform });
+      const record = await pull(this.ctx, client, ref, { progress: opts.progress, platform: this.opts.platform, signal: opts.signal });
       return { imageRef: record.id };
     } finally {
       client.close();
@@ -302,8 +302,9 @@ export class ImageService implements ImageApi {
 
   // ---- helpers ----
 
-  private client(requestCreds: RegistryCredentials | undefined): RegistryClient {
+  private client(requestCreds: RegistryCredentials | undefined, signal?: AbortSignal): RegistryClient {
     return new RegistryClient({
+      signal,
       configDir: this.opts.registryConfigDir,
       mirrors: this.opts.registryMirrors,
       insecure: this.opts.insecureRegistries,

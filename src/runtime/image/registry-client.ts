@@ -8,6 +8,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IsulatsError } from '../errors.js';
+import { MAX_MANIFEST_SIZE } from './descriptor-check.js';
 import { MANIFEST_ACCEPT } from './manifest.js';
 import type { ImageReference } from './reference.js';
 import { parseWwwAuthenticate, TokenCache, type AuthChallenge, type RegistryCredentials } from './registry-auth.js';
@@ -24,6 +25,10 @@ export interface RegistryClientOptions extends RegistryHostsOptions {
    * a later pull asks them over http at once instead of failing a TLS handshake first.
    */
   plainHttp?: Set<string>;
+  /** Aborts when the pull's caller has gone: requests in flight are destroyed (their connections closed), retries stop. */
+  signal?: AbortSignal;
+  /** A request or download that receives nothing for this long fails (default PULL_PROGRESS_TIMEOUT_MS). */
+  progressTimeoutMs?: number;
 }
 
 export interface FetchedManifest {
@@ -32,8 +37,19 @@ export interface FetchedManifest {
   body: Buffer;
 }
 
-const MAX_MANIFEST = 4 << 20;
-const MAX_REDIRECTS = 5;
+/** As Go's net/http client (containerd's): a redirect loop fails after 10 hops. */
+export const MAX_REDIRECTS = 10;
+/**
+ * A registry that sends nothing for this long (no headers, or no body bytes mid-download) fails
+ * the request; containerd's image_pull_progress_timeout is 5 minutes, kubelet's default runtime
+ * request timeout 2. ISULATS_PULL_PROGRESS_TIMEOUT_MS overrides it.
+ */
+export const PULL_PROGRESS_TIMEOUT_MS = 60_000;
+
+export function pullProgressTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.ISULATS_PULL_PROGRESS_TIMEOUT_MS);
+  return Number.isSafeInteger(value) && value > 0 ? value : PULL_PROGRESS_TIMEOUT_MS;
+}
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE']);
 
@@ -48,18 +64,40 @@ export class RegistryError extends IsulatsError {
   }
 }
 
+/** What the clients of one pull share (RegistryClient.withSignal). */
+interface SharedClientState {
+  tokens: TokenCache;
+  challenges: Map<string, AuthChallenge[]>;
+  downgraded: Set<string>;
+  deadMirrors: Set<string>;
+}
+
 /** One repository on one registry: the unit of auth scope and endpoint choice. */
 export class RegistryClient {
-  private readonly tokens = new TokenCache();
+  private readonly tokens: TokenCache;
   private readonly agents = new Map<string, http.Agent>();
   /** Last challenge seen per endpoint, so later requests authenticate up front. */
-  private readonly challenges = new Map<string, AuthChallenge[]>();
+  private readonly challenges: Map<string, AuthChallenge[]>;
   /** Endpoints that answered only over plain http (insecure fallback), remembered per client. */
-  private readonly downgraded = new Set<string>();
+  private readonly downgraded: Set<string>;
   /** Mirrors that failed to connect: skipped for the rest of this client's life (one pull). */
-  private readonly deadMirrors = new Set<string>();
+  private readonly deadMirrors: Set<string>;
 
-  constructor(private readonly opts: RegistryClientOptions = {}) {}
+  constructor(private readonly opts: RegistryClientOptions = {}, shared?: SharedClientState) {
+    this.tokens = shared?.tokens ?? new TokenCache();
+    this.challenges = shared?.challenges ?? new Map();
+    this.downgraded = shared?.downgraded ?? new Set();
+    this.deadMirrors = shared?.deadMirrors ?? new Set();
+  }
+
+  /**
+   * A client for work shared with other callers (a blob download several pulls wait for): the
+   * same endpoints, credentials, tokens and findings, but its own signal and connections, so it
+   * outlives this client's caller. Close it when that work ends.
+   */
+  withSignal(signal: AbortSignal): RegistryClient {
+    return new RegistryClient({ ...this.opts, signal }, { tokens: this.tokens, challenges: this.challenges, downgraded: this.downgraded, deadMirrors: this.deadMirrors });
+  }
 
   close(): void {
     for (const agent of this.agents.values()) agent.destroy();
@@ -76,7 +114,7 @@ export class RegistryClient {
     const endpoints = this.endpoints(ref).filter((e) => e.capabilities.includes(byDigest ? 'pull' : 'resolve'));
     return this.tryEndpoints(endpoints, async (ep) => {
       const res = await this.request(ep, ref, 'GET', `/${ref.path}/manifests/${reference}`, { Accept: MANIFEST_ACCEPT });
-      const body = await readLimited(res, MAX_MANIFEST);
+      const body = await readLimited(res, MAX_MANIFEST_SIZE, `manifest ${reference} from ${res.usedUrl}`);
       const digest = `sha256:${createHash('sha256').update(body).digest('hex')}`;
       if (byDigest && digest !== reference) {
         throw new RegistryError(`manifest digest mismatch: asked for ${reference}, content hashes to ${digest}`);
@@ -91,7 +129,7 @@ export class RegistryClient {
   }
 
   /** Opens a blob download; the caller verifies the digest while writing it. */
-  async fetchBlob(ref: ImageReference, digest: string): Promise<IncomingMessage> {
+  async fetchBlob(ref: ImageReference, digest: string): Promise<IncomingMessage & { usedUrl: string }> {
     const endpoints = this.endpoints(ref).filter((e) => e.capabilities.includes('pull'));
     return this.tryEndpoints(endpoints, (ep) => this.request(ep, ref, 'GET', `/${ref.path}/blobs/${digest}`, {}));
   }
@@ -110,6 +148,8 @@ export class RegistryClient {
       try {
         return await fn(ep);
       } catch (error) {
+        // The caller has gone: its reason, not what the destroyed request said ("aborted").
+        if (this.opts.signal?.aborted) throw this.opts.signal.reason;
         lastError = error;
         if (ep.mirror && !(error instanceof RegistryError)) this.deadMirrors.add(ep.url);
         // Auth failures and bad content on the upstream itself are final; a mirror's errors fall through.
@@ -120,13 +160,15 @@ export class RegistryClient {
   }
 
   /** An authenticated request with retries; resolves with a 2xx response (body unread). */
-  private async request(ep: RegistryEndpoint, ref: ImageReference, method: string, path: string, headers: Record<string, string>): Promise<IncomingMessage> {
+  private async request(
+    ep: RegistryEndpoint, ref: ImageReference, method: string, path: string, headers: Record<string, string>,
+  ): Promise<IncomingMessage & { usedUrl: string }> {
     // A mirror that cannot be reached is skipped at once rather than retried.
     const attempts = ep.mirror ? 1 : (this.opts.attempts ?? 4);
     let lastError: unknown;
     let authRetried = false;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) await sleep(Math.min(200 * 2 ** (attempt - 1), 3000));
+      if (attempt > 0) await sleep(Math.min(200 * 2 ** (attempt - 1), 3000), undefined, { signal: this.opts.signal });
       try {
         const auth = await this.authorization(ep, ref);
         const res = await this.send(ep, method, `${ep.url}${path}`, { ...ep.headers, ...headers, ...(auth ? { Authorization: auth } : {}) });
@@ -143,7 +185,7 @@ export class RegistryClient {
           continue;
         }
         if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) return res;
-        const text = (await readLimited(res, 64 << 10).catch(() => Buffer.alloc(0))).toString('utf8');
+        const text = (await readLimited(res, 64 << 10, 'error answer').catch(() => Buffer.alloc(0))).toString('utf8');
         const detail = registryErrorText(text) || res.statusMessage || '';
         const status = res.statusCode ?? 0;
         const what = `${method} ${used}: ${status} ${detail}`.trim();
@@ -152,6 +194,7 @@ export class RegistryClient {
         throw new RegistryError(what, status, RETRY_STATUS.has(status));
       } catch (error) {
         lastError = error;
+        if (this.opts.signal?.aborted) throw this.opts.signal.reason;
         if (!isRetryable(error)) throw error;
       }
     }
@@ -213,18 +256,32 @@ export class RegistryClient {
       }
       return Object.assign(res, { usedUrl: current });
     }
-    throw new RegistryError(`too many redirects fetching ${url}`);
+    throw new RegistryError(`too many redirects (more than ${MAX_REDIRECTS}) fetching ${url}, the last to ${current}`);
   }
 
+  /**
+   * One request. The pull's signal destroys it, its response included (the connection closes);
+   * a peer silent for the progress timeout, before its headers or in the middle of its body,
+   * fails it with an error that names the URL and the timeout.
+   */
   private sendOnce(ep: RegistryEndpoint, method: string, url: string, headers: Record<string, string>): Promise<IncomingMessage> {
     const u = new URL(url);
     const secure = u.protocol === 'https:';
     const sameHost = url.startsWith(ep.url) || new URL(ep.url).host === u.host;
     const agent = this.agent(secure, sameHost ? ep : undefined);
     const lib = secure ? https : http;
+    const timeoutMs = this.opts.progressTimeoutMs ?? pullProgressTimeoutMs();
     return new Promise((resolve, reject) => {
-      const req = lib.request(u, { method, headers, agent }, resolve);
-      req.setTimeout(60_000, () => req.destroy(Object.assign(new Error(`timeout talking to ${u.host}`), { code: 'ETIMEDOUT' })));
+      let response: IncomingMessage | undefined;
+      const req = lib.request(u, { method, headers, agent, signal: this.opts.signal }, (res) => {
+        response = res;
+        resolve(res);
+      });
+      req.setTimeout(timeoutMs, () => {
+        const stalled = new IsulatsError('deadline-exceeded', `no data from ${url} for ${formatSeconds(timeoutMs)}`);
+        if (response && !response.complete) response.destroy(stalled);
+        else req.destroy(stalled);
+      });
       req.on('error', reject);
       req.end();
     });
@@ -284,7 +341,7 @@ export class RegistryClient {
       if (creds?.username) headers.Authorization = `Basic ${Buffer.from(`${creds.username}:${creds.password ?? ''}`).toString('base64')}`;
       res = await this.sendOnce({ url: realm, capabilities: [], skipVerify: false, headers: {}, httpFallback: false, mirror: false }, 'GET', u.toString(), headers);
     }
-    const body = (await readLimited(res, 1 << 20)).toString('utf8');
+    const body = (await readLimited(res, 1 << 20, `token answer from ${u.origin}`)).toString('utf8');
     if ((res.statusCode ?? 0) !== 200) {
       throw new RegistryError(`unauthorized: token server ${u.origin} answered ${res.statusCode}: ${body.slice(0, 200)}`, 401);
     }
@@ -311,15 +368,19 @@ function postForm(u: URL, body: string): Promise<IncomingMessage> {
   });
 }
 
-async function readLimited(res: IncomingMessage, limit: number): Promise<Buffer> {
+/** The whole body, refused (and its connection closed) once it passes `limit` bytes, or at once when it announces more. */
+async function readLimited(res: IncomingMessage, limit: number, what: string): Promise<Buffer> {
+  // Content the registry should not have sent, as a blob longer than its descriptor: InvalidArgument.
+  const tooLarge = () => {
+    res.destroy();
+    return new IsulatsError('invalid-argument', `${what} is larger than the limit of ${limit} bytes`);
+  };
+  if (Number(res.headers['content-length']) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res) {
     size += (chunk as Buffer).length;
-    if (size > limit) {
-      res.destroy();
-      throw new RegistryError(`response larger than ${limit} bytes`);
-    }
+    if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -333,6 +394,10 @@ function registryErrorText(text: string): string {
   } catch {
     return text.trim().slice(0, 200);
   }
+}
+
+function formatSeconds(ms: number): string {
+  return `${ms / 1000}s`;
 }
 
 function isConnectError(error: unknown): boolean {

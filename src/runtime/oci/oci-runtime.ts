@@ -49,6 +49,15 @@ export interface ExecSyncResult {
   stdout: Buffer;
   stderr: Buffer;
   timedOut: boolean;
+  /** Ended because `signal` aborted (its caller has gone), not by its timeout. */
+  cancelled?: boolean;
+}
+
+export interface ExecSyncOptions {
+  timeoutMs?: number;
+  maxOutput: number;
+  /** Aborting ends the exec'd process tree, as its timeout does. */
+  signal?: AbortSignal;
 }
 
 export interface OciRuntime {
@@ -60,7 +69,7 @@ export interface OciRuntime {
   state(id: string): Promise<OciState | undefined>;
   /** Whether the runtime has the container at all, told from its state dir (no process). */
   known(id: string): Promise<boolean>;
-  exec(id: string, process: OciProcess, opts: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult>;
+  exec(id: string, process: OciProcess, opts: ExecSyncOptions): Promise<ExecSyncResult>;
   execStream(id: string, process: OciProcess, io: StreamIO, opts: { stdin: boolean }): Promise<number>;
   attach(id: string, bundle: string, io: StreamIO): Promise<void>;
   resize(bundle: string, width: number, height: number): Promise<void>;

@@ -11,7 +11,7 @@ import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
 import { applyCgroupWrites, cgroupWrites } from './cgroup-writer.js';
-import type { CreateOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
+import type { CreateOptions, ExecSyncOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
 import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
 import { killProcessTree } from './process-tree.js';
@@ -169,13 +169,15 @@ export class RuncConmonRuntime implements OciRuntime {
     return { id: s.id, pid: s.pid, status: s.status, bundle: s.bundle };
   }
 
-  async exec(id: string, proc: OciProcess, o: { timeoutMs?: number; maxOutput: number }): Promise<ExecSyncResult> {
+  async exec(id: string, proc: OciProcess, o: ExecSyncOptions): Promise<ExecSyncResult> {
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
     // Beside runc's state, or off a full disk (exec-scratch.ts): ExecSync must work to free space.
     const scratch = writeExecScratch(joinPath(this.opts.runcRoot, id), token, JSON.stringify({ ...proc, terminal: false }));
     const { specFile, pidFile } = scratch;
     let expired = false;
+    let cancelled = false;
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     try {
       const run = this.opts.runner.run({
         cmd: this.runc,
@@ -184,27 +186,36 @@ export class RuncConmonRuntime implements OciRuntime {
         timeoutMs: o.timeoutMs === undefined ? undefined : o.timeoutMs + EXEC_KILL_GRACE_MS,
         maxOutput: o.maxOutput,
       });
+      // The process tree is killed while `runc exec` still lives, so runc reaps its child: killing
+      // runc first would orphan the process to the host's init, and a zombie that init is slow to
+      // reap still shows in the container's `ps`/`pgrep` (critest's execSync-with-timeout spec).
+      const settled = run.then(() => true, () => true);
       if (o.timeoutMs !== undefined) {
-        // The process tree is killed while `runc exec` still lives, so runc reaps its child: killing
-        // runc first would orphan the process to the host's init, and a zombie that init is slow to
-        // reap still shows in the container's `ps`/`pgrep` (critest's execSync-with-timeout spec).
-        const settled = run.then(() => true, () => true);
         timer = setTimeout(() => {
           expired = true;
           void killOnceStarted(pidFile, id, settled);
         }, timerDelay(o.timeoutMs));
       }
+      // A caller that has gone (cancelled, or past its deadline) ends the process the same way.
+      onAbort = () => {
+        if (expired) return;
+        cancelled = true;
+        void killOnceStarted(pidFile, id, settled);
+      };
+      if (o.signal?.aborted) onAbort();
+      else o.signal?.addEventListener('abort', onAbort, { once: true });
       const result = await run.finally(() => clearTimeout(timer));
       if (result.timedOut) await killPidFile(pidFile, id);
       const timedOut = expired || result.timedOut;
-      if (!timedOut && result.code !== 0 && !(await stat(pidFile).then(() => true, () => false))) {
+      if (!timedOut && !cancelled && result.code !== 0 && !(await stat(pidFile).then(() => true, () => false))) {
         // No pid file: runc failed before the process ran (missing or non-executable binary, bad
         // cwd or user). That is an error of the call, as containerd reports it, not an exit code.
         const why = runcMessage(result.stderr.toString()) || `runc exec exited ${result.code}`;
         throw internal(`failed to exec in container ${id}: ${why}`);
       }
-      return { exitCode: timedOut ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut };
+      return { exitCode: timedOut || cancelled ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut, cancelled };
     } finally {
+      if (onAbort) o.signal?.removeEventListener('abort', onAbort);
       scratch.release();
     }
   }

@@ -84,12 +84,15 @@ export class BlobStore {
    * Makes sure `digest` is present: if not, takes the blob's lock, calls
    * `source` (the download) and writes what it yields, verifying digest and size.
    * Returns true when this call wrote the blob, false when it was already there.
+   * `signal` aborting stops the wait for the lock or the write (the partial file is removed and
+   * the lock released): a caller that has gone holds nothing up.
    */
   async ensure(
     digest: string,
     source: () => Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>>,
     expectedSize?: number,
     progress?: WriteProgress,
+    signal?: AbortSignal,
   ): Promise<boolean> {
     const hex = digestHex(digest);
     if (await this.has(digest)) return false;
@@ -98,7 +101,7 @@ export class BlobStore {
       await mkdirPrivate(this.tmpDir);
       const tmp = join(this.tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}-${hex.slice(0, 12)}`);
       try {
-        await this.writeVerified(tmp, digest, await source(), expectedSize, progress);
+        await this.writeVerified(tmp, digest, await source(), expectedSize, progress, signal);
         failpoint('blob-before-commit');
         await rename(tmp, this.path(digest));
         await fsyncDir(this.blobDir);
@@ -108,7 +111,7 @@ export class BlobStore {
       }
       failpoint('blob-after-commit');
       return true;
-    });
+    }, { signal });
   }
 
   private async writeVerified(
@@ -117,6 +120,7 @@ export class BlobStore {
     chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
     expectedSize: number | undefined,
     progress?: WriteProgress,
+    signal?: AbortSignal,
   ): Promise<void> {
     const hash = createHash('sha256');
     const handle = await open(tmp, 'wx', 0o644);
@@ -124,12 +128,14 @@ export class BlobStore {
     let first = true;
     try {
       for await (const chunk of chunks) {
+        signal?.throwIfAborted();
+        // Checked before the write: a body longer than its descriptor never reaches the disk.
+        if (expectedSize !== undefined && written + chunk.length > expectedSize) {
+          throw new IsulatsError('invalid-argument', `blob ${digest} is larger than the ${expectedSize} bytes its descriptor declares`);
+        }
         hash.update(chunk);
         await handle.write(chunk);
         written += chunk.length;
-        if (expectedSize !== undefined && written > expectedSize) {
-          throw new IsulatsError('invalid-argument', `blob ${digest} is larger than the ${expectedSize} bytes its descriptor declares`);
-        }
         progress?.(written);
         if (first) {
           first = false;

@@ -15,6 +15,8 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Only an existing lock file (its object's): when there is none, or it is removed while waited for, LockFileGone is thrown. */
   existing?: boolean;
+  /** Stop waiting when it aborts (the caller has gone): its reason is thrown, and the lock is never taken for it. */
+  signal?: AbortSignal;
 }
 
 /** The lock file an `existing` lock asked for is gone: its object was removed. */
@@ -35,26 +37,46 @@ const inProcess = new Map<string, Promise<void>>();
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 300_000;
   const deadline = Date.now() + timeoutMs;
-  if (opts.shared) return locked(lockPath, fn, false, deadline, timeoutMs, opts.existing);
+  const wait: Wait = { deadline, timeoutMs, signal: opts.signal };
+  opts.signal?.throwIfAborted();
+  if (opts.shared) return locked(lockPath, fn, false, wait, opts.existing);
   const previous = inProcess.get(lockPath) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => (release = resolve));
+  // Later waiters queue behind `previous` too, so one that leaves early keeps the order.
   const chained = previous.then(() => mine);
   inProcess.set(lockPath, chained);
   try {
-    await previous;
-    return await locked(lockPath, fn, true, deadline, timeoutMs, opts.existing);
+    await (opts.signal ? untilAborted(previous, opts.signal) : previous);
+    return await locked(lockPath, fn, true, wait, opts.existing);
   } finally {
     release();
     if (inProcess.get(lockPath) === chained) inProcess.delete(lockPath);
   }
 }
 
-async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, deadline: number, timeoutMs: number, existing = false): Promise<T> {
+/** How long a lock is waited for, and what ends the wait early. */
+interface Wait {
+  deadline: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** `promise`, or a rejection with the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function locked<T>(lockPath: string, fn: () => Promise<T>, exclusive: boolean, wait: Wait, existing = false): Promise<T> {
   for (;;) {
     const fd = existing ? openExistingLockFile(lockPath) : openLockFile(lockPath);
     try {
-      await acquire(fd, lockPath, exclusive, deadline, timeoutMs);
+      await acquire(fd, lockPath, exclusive, wait);
       if (!sameFile(fd, lockPath)) continue; // removed (or replaced) while we waited: lock the path anew
       if (exclusive) held.add(lockPath);
       try {
@@ -112,9 +134,10 @@ export function removeHeldLock(lockPath: string): void {
   }
 }
 
-async function acquire(fd: number, lockPath: string, exclusive: boolean, deadline: number, timeoutMs: number): Promise<void> {
+async function acquire(fd: number, lockPath: string, exclusive: boolean, { deadline, timeoutMs, signal }: Wait): Promise<void> {
   let delay = 5;
   for (;;) {
+    signal?.throwIfAborted();
     if (flock(fd, exclusive, true)) return;
     if (Date.now() >= deadline) {
       throw new IsulatsError('deadline-exceeded', `timed out after ${timeoutMs} ms waiting for lock ${lockPath}`);
