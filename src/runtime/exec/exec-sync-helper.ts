@@ -45,6 +45,19 @@ function processStart(pid: number): number | undefined {
   return Number(fields[19]);
 }
 
+/** Whether the container's freezer cgroup (v1) or cgroup.freeze (v2) says frozen. */
+function frozen(paths: Record<string, string>): boolean {
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+  if (paths.freezer) return (read(joinPath(paths.freezer, 'freezer.state')) ?? 'THAWED') !== 'THAWED';
+  return paths[''] !== undefined && read(joinPath(paths[''], 'cgroup.freeze')) === '1';
+}
+
 interface FilterEntry {
   start: number;
   filter: Promise<Buffer | undefined>;
@@ -61,8 +74,8 @@ export class ExecSyncHelper {
   constructor(private readonly runner: ProcessRunner, private readonly runcRoot: string) {}
 
   /**
-   * The helper's plan for this exec, or why runc must run it: a reason, or undefined when
-   * runc's state is missing or its init gone (runc then gives its own answer).
+   * The helper's plan for this exec, or why runc must run it (runc then also gives its own answer
+   * for a missing state, a gone init or a paused container).
    */
   async plan(containerId: string, proc: OciProcess, pidFile: string): Promise<{ plan: Buffer } | { fallback: string }> {
     let state: RuncState;
@@ -73,6 +86,8 @@ export class ExecSyncHelper {
     }
     const pid = state.init_process_pid;
     if (!(pid > 0) || processStart(pid) !== state.init_process_start) return { fallback: 'the container process is gone' };
+    // runc exec refuses a paused container; its frozen init would also hold the filter copy.
+    if (frozen(state.cgroup_paths ?? {})) return { fallback: 'a paused container' };
     let seccompFilter: Buffer | undefined;
     if (state.config.seccomp) {
       seccompFilter = await this.seccompFilter(containerId, pid, state.init_process_start);
@@ -89,10 +104,20 @@ export class ExecSyncHelper {
   private seccompFilter(containerId: string, pid: number, start: number): Promise<Buffer | undefined> {
     const known = this.filters.get(containerId);
     if (known?.start === start) return known.filter;
-    const filter = this.runner
+    const entry: FilterEntry = { start, filter: Promise.resolve(undefined) };
+    entry.filter = this.runner
       .run({ cmd: EXECSYNC_BINARY, args: ['--seccomp', String(pid)], timeoutMs: 10_000, maxOutput: 1 << 20 })
-      .then((r) => (r.code === 0 && r.stdout.length > 0 && r.stdout.length % 8 === 0 ? r.stdout : undefined), () => undefined);
-    this.filters.set(containerId, { start, filter });
-    return filter;
+      .then((r) => {
+        if (r.code === 0 && r.stdout.length > 0 && r.stdout.length % 8 === 0) return r.stdout;
+        // Exit 3: not exactly runc's one filter, which stays so (runc exec from now on). Any other
+        // failure is tried again on the next exec.
+        if (r.code !== 3 && this.filters.get(containerId) === entry) this.filters.delete(containerId);
+        return undefined;
+      }, () => {
+        if (this.filters.get(containerId) === entry) this.filters.delete(containerId);
+        return undefined;
+      });
+    this.filters.set(containerId, entry);
+    return entry.filter;
   }
 }
