@@ -91,6 +91,7 @@ describe('execSyncPlan', () => {
     ['a seccomp listener', { state: state({ seccomp: { listenerPath: '/run/agent.sock' } }), seccompFilter: Buffer.alloc(8) }],
     ['seccomp filter flags', { state: state({ seccomp: { flags: ['SECCOMP_FILTER_FLAG_SPEC_ALLOW'] } }), seccompFilter: Buffer.alloc(8) }],
     ['no copy of the seccomp filter', { state: state({ seccomp: { defaultAction: 2 } }) }],
+    ['a user namespace', { state: state({ namespaces: [{ type: 'NEWUSER' }, { type: 'NEWPID' }] }) }],
     ['namespace NEWTIME', { state: state({ namespaces: [{ type: 'NEWTIME' }] }) }],
     ['a NUL byte in the process', { process: { ...input().process, env: ['A=\0'] } }],
   ])('sends the exec to runc for %s', (reason, over) => {
