@@ -68,6 +68,13 @@ describe('execSyncPlan', () => {
     ]);
   });
 
+  it('keeps RLIM_INFINITY from the JSON spec as 2^64 - 1', () => {
+    const spec = JSON.parse('[{"type":"RLIMIT_CORE","soft":18446744073709551615,"hard":18446744073709551615}]') as unknown[];
+    const r = execSyncPlan(input({ process: { ...input().process, rlimits: spec } }));
+    if (!('plan' in r)) throw new Error(r.fallback);
+    expect(records(r.plan)).toContainEqual(['rlimit', '4 18446744073709551615 18446744073709551615']);
+  });
+
   it('copies the seccomp filter and honours no_new_keyring', () => {
     const r = execSyncPlan(input({ state: state({ seccomp: { defaultAction: 2 }, no_new_keyring: true, oom_score_adj: null }), seccompFilter: Buffer.from('0600000000000000', 'hex') }));
     if (!('plan' in r)) throw new Error(r.fallback);

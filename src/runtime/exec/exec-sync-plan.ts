@@ -64,6 +64,14 @@ const RLIMIT_NUMBERS: Record<string, number> = {
   RLIMIT_RTTIME: 15,
 };
 
+const RLIM_INFINITY = (1n << 64n) - 1n;
+
+/** A uint64 limit from JSON: RLIM_INFINITY (2^64 - 1) parses to a double just above it. */
+function rlimitValue(v: number): bigint {
+  const n = BigInt(Math.max(0, Math.trunc(v)));
+  return n > RLIM_INFINITY ? RLIM_INFINITY : n;
+}
+
 /**
  * A capability set as a mask; names the kernel lacks are left out, as runc leaves them out
  * (with a warning) rather than failing.
@@ -110,7 +118,7 @@ export function execSyncPlan(input: ExecSyncPlanInput): { plan: Buffer } | { fal
   for (const r of (proc.rlimits as Array<{ type: string; soft: number; hard: number }> | undefined) ?? []) {
     const n = RLIMIT_NUMBERS[r.type];
     if (n === undefined) return { fallback: `rlimit ${r.type}` };
-    records.push(['rlimit', `${n} ${BigInt(r.soft)} ${BigInt(r.hard)}`]);
+    records.push(['rlimit', `${n} ${rlimitValue(r.soft)} ${rlimitValue(r.hard)}`]);
   }
   if (!state.config.no_new_keyring) records.push(['keyring', `_ses.${input.containerId}`]);
   if (proc.noNewPrivileges) records.push(['nnp', '1']);
