@@ -6,6 +6,7 @@
 //   assets/crun-hybrid/crun-hybrid.c -> build/crun-hybrid/crun-hybrid
 //                           (a crun runtime handler's path on a hybrid cgroup v1 host)
 //   assets/ttyexec/ttyexec.c -> build/ttyexec/ttyexec  (the parent of a TTY exec's process)
+//   assets/execsync/execsync.c -> build/execsync/execsync  (runs an ExecSync's process in place of runc exec)
 // Skips a binary newer than its source (pass --force to rebuild).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-for (const name of ['pause', 'pinns', 'crun-hybrid', 'ttyexec']) {
+for (const name of ['pause', 'pinns', 'crun-hybrid', 'ttyexec', 'execsync']) {
   const source = join(repo, 'assets', name, `${name}.c`);
   const output = join(repo, 'build', name, name);
   const upToDate = existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs;

@@ -5,7 +5,7 @@
 // outlive the CLI process that created them. The pause container runs under
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
-import { constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { lstat, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { StreamIO } from '../../client/backend.js';
 import { internal, unavailable } from '../errors.js';
@@ -20,7 +20,8 @@ import { attachToConmon } from '../exec/attach-client.js';
 import { execWithConmon } from '../exec/conmon-exec.js';
 import { execWithConsole, TTYEXEC_BINARY, ttyExecWithoutConmon } from '../exec/tty-exec.js';
 import { forwardOutput } from '../exec/forward-output.js';
-import { writeExecScratch } from '../exec/exec-scratch.js';
+import { writeExecScratch, type ExecScratch } from '../exec/exec-scratch.js';
+import { EXECSYNC_BINARY, ExecSyncHelper, execSyncWithoutRunc } from '../exec/exec-sync-helper.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
 
@@ -46,11 +47,13 @@ export class RuncConmonRuntime implements OciRuntime {
   private readonly runc: string;
   private readonly conmon: string;
   private readonly cgroups: CgroupReader;
+  private readonly execSyncHelper: ExecSyncHelper;
 
   constructor(private readonly opts: RuncConmonOptions) {
     this.runc = opts.runcPath ?? 'runc';
     this.conmon = opts.conmonPath ?? 'conmon';
     this.cgroups = opts.cgroups ?? new CgroupReader();
+    this.execSyncHelper = new ExecSyncHelper(opts.runner, opts.runcRoot);
   }
 
   private base(): string[] {
@@ -149,6 +152,7 @@ export class RuncConmonRuntime implements OciRuntime {
   }
 
   async delete(id: string, force = false): Promise<void> {
+    this.execSyncHelper.forget(id);
     const args = ['delete'];
     if (force) args.push('--force');
     const result = await this.opts.runner.run({ cmd: this.runc, args: [...this.base(), ...args, id], timeoutMs: 30_000 });
@@ -171,8 +175,19 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async exec(id: string, proc: OciProcess, o: ExecSyncOptions): Promise<ExecSyncResult> {
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    // Beside runc's state, or off a full disk (exec-scratch.ts): ExecSync must work to free space.
-    const scratch = writeExecScratch(joinPath(this.opts.runcRoot, id), token, JSON.stringify({ ...proc, terminal: false }));
+    const spec = { ...proc, terminal: false };
+    const stateDir = joinPath(this.opts.runcRoot, id);
+    // The helper (no runc) when it can do all the process asks for; runc exec otherwise.
+    const helperPidFile = joinPath(stateDir, `exec-${token}.pid`);
+    const planned = execSyncWithoutRunc(this.runc) ? await this.execSyncHelper.plan(id, spec, helperPidFile) : undefined;
+    if (planned && 'fallback' in planned) this.opts.debug?.(`exec in ${id} runs under runc exec: ${planned.fallback}`);
+    const plan = planned && 'plan' in planned ? planned.plan : undefined;
+    // runc exec's spec and pid file go beside runc's state, or off a full disk (exec-scratch.ts):
+    // ExecSync must work to free space. The helper reads its plan from stdin and runs the process
+    // even when its pid file cannot be written.
+    const scratch: ExecScratch = plan
+      ? { specFile: '', pidFile: helperPidFile, release: () => rmSync(helperPidFile, { force: true }) }
+      : writeExecScratch(stateDir, token, JSON.stringify(spec));
     const { specFile, pidFile } = scratch;
     let expired = false;
     let cancelled = false;
@@ -180,15 +195,17 @@ export class RuncConmonRuntime implements OciRuntime {
     let onAbort: (() => void) | undefined;
     try {
       const run = this.opts.runner.run({
-        cmd: this.runc,
-        args: [...this.base(), 'exec', '--process', specFile, '--pid-file', pidFile, id],
+        ...(plan
+          ? { cmd: EXECSYNC_BINARY, args: [], input: plan }
+          : { cmd: this.runc, args: [...this.base(), 'exec', '--process', specFile, '--pid-file', pidFile, id] }),
         // A backstop for a runc that hangs; the exec'd process is ended at o.timeoutMs below.
         timeoutMs: o.timeoutMs === undefined ? undefined : o.timeoutMs + EXEC_KILL_GRACE_MS,
         maxOutput: o.maxOutput,
       });
-      // The process tree is killed while `runc exec` still lives, so runc reaps its child: killing
-      // runc first would orphan the process to the host's init, and a zombie that init is slow to
-      // reap still shows in the container's `ps`/`pgrep` (critest's execSync-with-timeout spec).
+      // The process tree is killed while `runc exec` (or the helper) still lives, so it reaps its
+      // child: killing runc first would orphan the process to the host's init, and a zombie that
+      // init is slow to reap still shows in the container's `ps`/`pgrep` (critest's
+      // execSync-with-timeout spec).
       const settled = run.then(() => true, () => true);
       if (o.timeoutMs !== undefined) {
         timer = setTimeout(() => {
