@@ -1,15 +1,19 @@
 // Per-RPC latency of the lifecycle, isulats daemon against containerd 1.6, through one in-process
 // CRI client (no CLI start-up in the figures): which calls a whole-CLI difference comes from.
-// Usage: node bench/daemon/run.mjs --rpc [ITERATIONS]   (default 10; needs root)
+// Usage: node bench/daemon/run.mjs --rpc [ITERATIONS] [--load]   (default 10; needs root)
+//   --load: measured while busy loops hold every CPU (bench/load/cpu-load.ts), as on a busy node.
 //   BENCH_DAEMON_ENV=K=V,K=V: environment for the daemon (e.g. ISULATS_DAEMON_REEXEC=0: Node's defaults).
 import { randomUUID } from 'node:crypto';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { openCriClient } from '../../test/rig/cri-client.js';
 import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { runBenchWithRig } from '../bench-rig.js';
+import { startCpuLoad } from '../load/cpu-load.js';
 
 const iterations = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '10');
-const OPS = ['ListPodSandbox', 'RunPodSandbox', 'ImageStatus', 'CreateContainer', 'StartContainer', 'ExecSync', 'StopContainer', 'StopPodSandbox', 'RemovePodSandbox'] as const;
+const LOAD = process.argv.includes('--load');
+const OPS = ['ListPodSandbox', 'RunPodSandbox', 'ImageStatus', 'CreateContainer', 'StartContainer', 'ContainerStatus', 'ListContainers', 'ExecSync',
+  'StopContainer', 'StopPodSandbox', 'RemovePodSandbox'] as const;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -34,6 +38,8 @@ async function measure(endpoint: string, image: string): Promise<Map<string, num
         config: { metadata: { name, attempt: 0 }, image: { image }, command: ['sleep', '3600'], linux: {} },
       }, 120_000));
       await timed('StartContainer', () => cri.runtime('StartContainer', { containerId: ctr.containerId }, 120_000));
+      await timed('ContainerStatus', () => cri.runtime('ContainerStatus', { containerId: ctr.containerId }));
+      await timed('ListContainers', () => cri.runtime('ListContainers', {}));
       await timed('ExecSync', () => cri.runtime('ExecSync', { containerId: ctr.containerId, cmd: ['true'], timeout: 10 }, 60_000));
       await timed('StopContainer', () => cri.runtime('StopContainer', { containerId: ctr.containerId, timeout: 0 }, 60_000));
       await timed('StopPodSandbox', () => cri.runtime('StopPodSandbox', { podSandboxId: pod.podSandboxId }, 60_000));
@@ -58,8 +64,13 @@ runBenchWithRig(async (rig) => {
     cri.close();
   }
   const results = [];
-  for (const t of targets) results.push(await measure(t.endpoint, images.busybox));
-  console.log(`median ms per RPC over ${iterations} iterations, one in-process client`);
+  const load = LOAD ? startCpuLoad() : undefined;
+  try {
+    for (const t of targets) results.push(await measure(t.endpoint, images.busybox));
+  } finally {
+    await load?.stop();
+  }
+  console.log(`median ms per RPC over ${iterations} iterations, one in-process client${load ? `, under ${load.loops} busy loops` : ''}`);
   console.log(`${'rpc'.padEnd(18)}${'isulats'.padStart(9)}${'containerd'.padStart(12)}${'ratio'.padStart(8)}`);
   for (const op of OPS) {
     const [a, b] = results.map((r) => median(r.get(op)!));

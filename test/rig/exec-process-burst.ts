@@ -81,7 +81,7 @@ export async function execProcessBurst(o: ExecProcessBurstOptions): Promise<Exec
       await new Promise((resolve) => setTimeout(resolve, everyMs));
       const t0 = performance.now();
       try {
-        await client.runtime('listPodSandbox', {}, timeoutMs);
+        await client.runtime('ListPodSandbox', {}, timeoutMs);
       } catch {
         unary.failed++;
       }
