@@ -5,7 +5,10 @@
 // containerd and to the floor, daemon VmRSS idle and at N, summed monitor VmRSS, CPU, processes
 // per pod; (2) per-call medians; (3) the lifecycle one call at a time; (4) execs per CRI call
 // (strace). Usage: node bench/daemon/run.mjs [--n 1,10,50] [--iterations 5] [--iterations-large 3]
-//   [--lifecycle 5] [--no-trace] [--trace-only]   (needs root, strace)
+//   [--lifecycle 5] [--no-trace] [--trace-only] [--load] [--clients process]   (needs root, strace)
+// A busy node: --load runs every measurement while busy loops hold every CPU (bench/load/cpu-load.ts);
+// --clients process makes each pod with one client process per call (process-clients.ts; the runc
+// targets, crun's handler needs the one-process client).
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { crunForThisHost } from '../../test/rig/crun-path.js';
@@ -17,6 +20,8 @@ import { goClient, type CallSummary, type FloorOutput, type LifecycleOutput, typ
 import { attribute, describeExecs, parseExecs, traceExecs } from './exec-trace.js';
 import { cpuMs, median, summedCpuMs, summedRssKb, vmRssKb } from './proc-stats.js';
 import { machineFacts } from './machine.js';
+import { runPodsByProcess } from './process-clients.js';
+import { startCpuLoad, type CpuLoad } from '../load/cpu-load.js';
 import { mdTable, fmt, mib } from './markdown.js';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,6 +35,8 @@ const NS = opt('--n', '1,10,50').split(',').map(Number);
 const ITER_SMALL = Number(opt('--iterations', '5'));
 const ITER_LARGE = Number(opt('--iterations-large', '3'));
 const LIFECYCLE = Number(opt('--lifecycle', '5'));
+const LOAD = flag('--load');
+const PROCESS_CLIENTS = opt('--clients', 'one') === 'process';
 
 interface DaemonTarget {
   kind: 'daemon';
@@ -67,8 +74,10 @@ async function measure(t: Target, n: number, ctx: { floor: Floor; image: string;
   }
   const rssIdleKb = await vmRssKb(t.pid);
   const cpu0 = await cpuMs(t.pid);
-  const r = await goClient<RunOutput>(['run', '-n', String(n), '-name', 'web-frontend', '-label', tag, '-log-root', ctx.logRoot,
-    '-image', ctx.image, '-handler', t.handler], { endpoint: t.endpoint });
+  const r: Pick<RunOutput, 'wallMs' | 'failed' | 'errors'> & { calls?: CallSummary } = PROCESS_CLIENTS
+    ? await runPodsByProcess(t.endpoint, n, { label: tag, name: 'web-frontend', image: ctx.image })
+    : await goClient<RunOutput>(['run', '-n', String(n), '-name', 'web-frontend', '-label', tag, '-log-root', ctx.logRoot,
+      '-image', ctx.image, '-handler', t.handler], { endpoint: t.endpoint });
   const cpu1 = await cpuMs(t.pid);
   const rssAtNKb = await vmRssKb(t.pid);
   const monitors = t.monitors(await listProcesses()).map((p) => p.pid);
@@ -80,7 +89,7 @@ async function measure(t: Target, n: number, ctx: { floor: Floor; image: string;
     wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, rssIdleKb, rssAtNKb, monitorKb, monitors: monitors.length,
     cpuSelfMs: cpu1.self - cpu0.self,
     cpuTotalMs: cpu1.self - cpu0.self + cpu1.children - cpu0.children + monitorCpu,
-    teardownMs: down.wallMs, calls: r.calls,
+    teardownMs: down.wallMs, calls: r.calls ?? {},
   };
 }
 
@@ -120,6 +129,7 @@ runBenchWithRig(async (rig) => {
   if (before) rig.daemons.push(before);
   const floor = await prepareFloor(join(dir, 'floor'));
   const logRoot = join(dir, 'pod-logs');
+  let load: CpuLoad | undefined;
   try {
     const shims = (ps: ProcessInfo[]) => ps.filter((p) => (p.argv[0] ?? '').includes('containerd-shim-runc-v2') && p.argv.some((a) => a.includes(containerd.dir)));
     const conmons = (ps: ProcessInfo[]) => ourMonitors(ps, daemon.dir);
@@ -135,7 +145,8 @@ runBenchWithRig(async (rig) => {
     if (before) daemons.push({ kind: 'daemon', key: 'isulats-before', label: 'isulats, before (runc)', endpoint: before.endpoint, pid: before.pid, handler: '', floorKey: 'floor-runc', monitors: (ps) => ourMonitors(ps, before.dir) });
     // BENCH_TARGETS=key,key (containerd, isulats-runc, isulats-crun, isulats-before, floor-runc, floor-crun): a subset.
     const only = process.env.BENCH_TARGETS?.split(',');
-    const targets: Target[] = [...daemons, ...floors].filter((t) => !only || t.key === 'containerd' || only.includes(t.key));
+    const targets: Target[] = [...daemons, ...floors].filter((t) => (!only || t.key === 'containerd' || only.includes(t.key))
+      && !(PROCESS_CLIENTS && t.kind === 'daemon' && t.handler !== ''));
     for (const t of daemons.filter((d) => d.handler === '')) {
       for (const image of [images.busybox, images.pause]) await goClient(['pull', '-image', image], { endpoint: t.endpoint });
     }
@@ -149,6 +160,12 @@ runBenchWithRig(async (rig) => {
     print();
     print(facts);
     print();
+    if (LOAD || PROCESS_CLIENTS) {
+      print(`Busy node: ${[LOAD ? 'every measurement under busy loops holding every CPU' : '', PROCESS_CLIENTS ? 'one client process per call (run-pod, create-container, start-container per pod)' : ''].filter(Boolean).join('; ')}.`);
+      print();
+    }
+    // --load: busy loops for every measurement below (the traces included), stopped at the end.
+    if (LOAD) load = startCpuLoad();
 
     const execsPerPod = new Map<string, number>();
     if (!flag('--no-trace')) {
@@ -211,18 +228,21 @@ runBenchWithRig(async (rig) => {
     print(mdTable(['N', 'target', 'wall ms', '× containerd', '× floor', 'daemon RSS idle MiB', 'daemon RSS at N MiB', 'monitors RSS MiB (count)',
       'daemon CPU ms', 'CPU ms incl. children + monitors', 'execs per pod', 'teardown ms', 'failed'], rows));
     print();
-    print('Per-call medians / p90 in ms within those runs (median over iterations):');
-    print();
-    const callRows: string[][] = [];
-    for (const n of NS) {
-      for (const t of targets) {
-        const names = t.kind === 'floor' ? FLOOR_STEPS : POD_CALLS;
-        callRows.push([String(n), t.label, ...names.map((c) => `${fmt(med(n, t.key, (s) => s.calls[c]?.median))} / ${fmt(med(n, t.key, (s) => s.calls[c]?.p90))}`)]);
+    // One process per call has no per-call timeline (each process times only itself).
+    if (!PROCESS_CLIENTS) {
+      print('Per-call medians / p90 in ms within those runs (median over iterations):');
+      print();
+      const callRows: string[][] = [];
+      for (const n of NS) {
+        for (const t of targets) {
+          const names = t.kind === 'floor' ? FLOOR_STEPS : POD_CALLS;
+          callRows.push([String(n), t.label, ...names.map((c) => `${fmt(med(n, t.key, (s) => s.calls[c]?.median))} / ${fmt(med(n, t.key, (s) => s.calls[c]?.p90))}`)]);
+        }
       }
+      print(mdTable(['N', 'target', 'RunPodSandbox (floor: netns + CNI ADD)', 'CreateContainer (floor: run pause)', 'StartContainer (floor: run container)'],
+        callRows.map((r) => (r[1]!.startsWith('floor') ? [r[0]!, r[1]!, mergeFloor(r[2]!, r[3]!), r[4]!, r[5]!] : r.slice(0, 5)))));
+      print();
     }
-    print(mdTable(['N', 'target', 'RunPodSandbox (floor: netns + CNI ADD)', 'CreateContainer (floor: run pause)', 'StartContainer (floor: run container)'],
-      callRows.map((r) => (r[1]!.startsWith('floor') ? [r[0]!, r[1]!, mergeFloor(r[2]!, r[3]!), r[4]!, r[5]!] : r.slice(0, 5)))));
-    print();
 
     console.error('[bench] lifecycle');
     const lc = new Map<string, Record<string, number[]>>();
@@ -244,6 +264,7 @@ runBenchWithRig(async (rig) => {
     })));
     print();
   } finally {
+    await load?.stop();
     await floor.cleanup().catch((e: Error) => console.error(`floor cleanup: ${e.message}`));
   }
 });

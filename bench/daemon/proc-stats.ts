@@ -46,3 +46,12 @@ export const median = (xs: number[]): number => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
+
+/** A thread's scheduler times (/proc/PID/task/TID/schedstat): on a CPU, and runnable but waiting for one. */
+export interface SchedMs { runMs: number; waitMs: number }
+
+export async function threadSchedMs(pid: number, tid = pid): Promise<SchedMs> {
+  const text = await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '');
+  const [run = 0, wait = 0] = text.split(' ').map(Number);
+  return { runMs: run / 1e6, waitMs: wait / 1e6 };
+}

@@ -10,6 +10,7 @@ import { LOG_LEVELS, type DaemonConfig } from '../runtime/config/daemon-config.j
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
 import { addAdminService } from './admin-service.js';
 import { createClampedInjector } from './deadline-clamp.js';
+import { raiseEventLoop } from './event-loop-priority.js';
 import { residentKb, startIdleTrim } from './idle-trim.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { listenTcp, listenUnix, type Listener } from './listeners.js';
@@ -31,6 +32,8 @@ export interface DaemonOptions {
   streaming?: { tokenTtlMs?: number };
   /** Re-reads the configuration for SIGHUP; only what can change live is applied (the log level). */
   reloadConfig?: () => Promise<DaemonConfig>;
+  /** Set the calling thread's nice to config.eventLoopNice (the daemon process does; tests in a shared process do not). */
+  raiseEventLoop?: boolean;
 }
 
 export interface Daemon {
@@ -80,6 +83,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   };
 
   try {
+    if (opts.raiseEventLoop) await raiseEventLoop(config.eventLoopNice, log);
     const lock = await acquireInstanceLock(config.pidfile);
     undo.push({ what: 'remove pid file', run: () => lock.release() });
 

@@ -45,7 +45,7 @@ export async function serveDaemon(run: DaemonRun, config: DaemonConfig): Promise
     return openEmbeddedBackend({ timeoutMs: 120_000, daemonConfig: cfg, engineLog });
   };
   const { startDaemon } = await import('./daemon.js');
-  const daemon = await startDaemon({ config, backendFactory, handleSignals: true, reloadConfig: () => loadDaemonConfig(run) });
+  const daemon = await startDaemon({ config, backendFactory, handleSignals: true, raiseEventLoop: true, reloadConfig: () => loadDaemonConfig(run) });
   await daemon.stopped;
   return 0;
 }

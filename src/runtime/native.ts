@@ -45,6 +45,7 @@ interface NativeBinding {
   setWinsize?(fd: number, rows: number, cols: number): void;
   shutdown?(fd: number, how: number): void;
   mallocTrim?(): boolean;
+  raiseThreadPriority?(nice: number): void;
 }
 
 /** The spawn workers (native/isulats.c): made so far, and waiting for a job now. */
@@ -402,4 +403,15 @@ export function mallocTrim(): boolean | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The calling thread at nice `nice`, with SCHED_RESET_ON_FORK so that the threads and children it
+ * starts afterwards begin at nice 0 (native/isulats.c). Throws (EPERM without CAP_SYS_NICE, or an
+ * addon older than this binding).
+ */
+export function raiseThreadPriority(nice: number): void {
+  const raise = load().raiseThreadPriority;
+  if (!raise) throw internal('isulats native addon has no raiseThreadPriority: rebuild it with `node scripts/build-native.mjs`');
+  raise(nice);
 }

@@ -89,6 +89,15 @@ describe('daemon.json', () => {
     expect(problems.find((p) => p.startsWith('"log-opts.color"'))).toMatch(/unknown option/);
   });
 
+  it('takes event-loop-nice as an integer -20..19 (default -10)', () => {
+    expect(defaultDaemonConfig().eventLoopNice).toBe(-10);
+    expect(resolveDaemonConfig(parseDaemonJson('{"event-loop-nice": 0}')).eventLoopNice).toBe(0);
+    expect(resolveDaemonConfig(parseDaemonJson('{"event-loop-nice": -20}')).eventLoopNice).toBe(-20);
+    for (const bad of ['-21', '20', '"-5"', '1.5']) {
+      expect(problemsOf(() => parseDaemonJson(`{"event-loop-nice": ${bad}}`))).toEqual([`"event-loop-nice": expected a nice value, an integer -20..19, got ${bad}`]);
+    }
+  });
+
   it('rejects NRI timeouts longer than a timer can wait', () => {
     const problems = problemsOf(() => parseDaemonJson(JSON.stringify({ 'nri-request-timeout': '99999999m', 'nri-registration-timeout': 2147483648 })));
     expect(problems).toEqual([

@@ -47,6 +47,8 @@ export interface DaemonConfig {
   cniBinDirs: string[];
   cniConfDir: string;
   websocketServerListeningPort: number;
+  /** Nice of the daemon's event-loop thread only (threads and children it starts get 0); 0 leaves it as started. */
+  eventLoopNice: number;
   logLevel: LogLevel;
   logDriver: 'stdout' | 'file';
   logOpts: LogOpts;
@@ -77,6 +79,8 @@ export interface DaemonFlags {
 
 export const DEFAULT_SOCKET = '/var/run/isulats/isulats.sock';
 export const DEFAULT_CONFIG_FILE = '/etc/isulats/daemon.json';
+/** A busy node's runnable processes left the event loop waiting for a CPU; see docs/daemon.md. */
+export const DEFAULT_EVENT_LOOP_NICE = -10;
 
 export function defaultDaemonConfig(): DaemonConfig {
   return {
@@ -92,6 +96,7 @@ export function defaultDaemonConfig(): DaemonConfig {
     cniBinDirs: ['/opt/cni/bin', '/usr/lib/cni'],
     cniConfDir: '/etc/cni/net.d',
     websocketServerListeningPort: 10350,
+    eventLoopNice: DEFAULT_EVENT_LOOP_NICE,
     logLevel: 'info',
     logDriver: 'stdout',
     logOpts: {},
@@ -175,6 +180,12 @@ export function parsePort(value: unknown, key: string, problems: Problems): numb
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 65535) return n;
   problems.push(`"${key}": expected a port number 1-65535, got ${JSON.stringify(value)}`);
+  return undefined;
+}
+
+function niceValue(value: unknown, key: string, problems: Problems): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= -20 && value <= 19) return value;
+  problems.push(`"${key}": expected a nice value, an integer -20..19, got ${JSON.stringify(value)}`);
   return undefined;
 }
 
@@ -338,6 +349,7 @@ const KEYS: Record<string, Setter> = {
   }),
   'cni-conf-dir': set('cniConfDir', absPath),
   'websocket-server-listening-port': set('websocketServerListeningPort', parsePort),
+  'event-loop-nice': set('eventLoopNice', niceValue),
   'log-level': set('logLevel', (v, k, p) => oneOf(v, k, LOG_LEVELS, p)),
   'log-driver': set('logDriver', (v, k, p) => oneOf(v, k, ['stdout', 'file'] as const, p)),
   'log-opts': set('logOpts', logOpts),

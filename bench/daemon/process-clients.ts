@@ -1,0 +1,41 @@
+// The many-clients mode (--clients process): N pods at once, each pod as a shell script makes it,
+// one client process per call (iSulad's method: `crictl runp`, `crictl create`, `crictl start`),
+// here test/go-cri-client's run-pod, create-container (which first reads the pod's status, as the
+// config crictl reads from a file) and start-container. Each process pays the client's start-up
+// (about crictl's) and competes for the CPU with the runtime; the wall time is first spawn to
+// the last start's exit.
+import { goToolPath } from '../../test/rig/go-tools.js';
+import { run } from '../../test/rig/proc.js';
+
+export interface ProcessRunOutput {
+  wallMs: number;
+  failed: number;
+  errors: Record<string, number>;
+}
+
+async function call(bin: string, endpoint: string, args: string[]): Promise<Record<string, string>> {
+  const r = await run(bin, ['-endpoint', endpoint, '-timeout', '300s', ...args], { check: false, timeoutMs: 600_000 });
+  if (r.code !== 0) throw new Error(`${args[0]}: ${(r.stderr.trim().split('\n')[0] ?? '').replace(/[0-9a-f]{64}/g, '<id>').slice(0, 200)}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Record<string, string>;
+}
+
+/** N pods (pod + container running argv), three client processes each, all pods at once; labelled `label`. */
+export async function runPodsByProcess(endpoint: string, n: number, opts: { label: string; name: string; image: string; argv?: string[] }): Promise<ProcessRunOutput> {
+  const bin = goToolPath('go-cri-client');
+  const argv = opts.argv ?? ['sleep', '3600'];
+  const t0 = performance.now();
+  const results = await Promise.all(Array.from({ length: n }, async (_, i) => {
+    try {
+      const { podId } = await call(bin, endpoint, ['run-pod', '-name', `${opts.name}-${opts.label}-${i}`, '-label', opts.label]);
+      const { containerId } = await call(bin, endpoint, ['create-container', '-pod', podId!, '-name', 'c', '-image', opts.image, '--', ...argv]);
+      await call(bin, endpoint, ['start-container', '-id', containerId!]);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }));
+  const wallMs = performance.now() - t0;
+  const errors: Record<string, number> = {};
+  for (const e of results) if (e) errors[e] = (errors[e] ?? 0) + 1;
+  return { wallMs, failed: results.filter(Boolean).length, errors };
+}
