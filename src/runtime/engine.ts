@@ -7,7 +7,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type * as cri from '../api/cri.js';
-import type { CallOptions, ImageApi, PullImageOptions, RuntimeApi, StreamIO } from '../client/backend.js';
+import type { CallOptions, ImageApi, PullImageOptions, RuntimeApi, StreamIO } from '../api/cri-service.js';
 import { failedPrecondition, unimplemented } from './errors.js';
 import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/engine-config.js';
 import type { EngineContext } from './engine-context.js';

@@ -11,6 +11,15 @@ describe('import circles', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('the engine and what it stands on import nothing from the client, CLI, commands or daemon layers', () => {
+    const below = ['runtime/', 'api/', 'util/', 'protocols/', 'nri/'];
+    const above = ['client/', 'cli/', 'commands/', 'daemon/'];
+    const upward = [...importGraph(SRC)]
+      .filter(([file]) => below.some((d) => file.startsWith(d)))
+      .flatMap(([file, targets]) => targets.filter((t) => above.some((d) => t.startsWith(d))).map((t) => `${file} -> ${t}`));
+    expect(upward).toEqual([]);
+  });
+
   it('reads the whole of src/, dynamic imports included', () => {
     const graph = importGraph(SRC);
     expect(graph.size).toBeGreaterThan(100);

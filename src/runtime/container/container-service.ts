@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
-import type { CallOptions, StreamIO } from '../../client/backend.js';
+import type { CallOptions, StreamIO } from '../../api/cri-service.js';
 import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';

@@ -13,7 +13,7 @@
 // goes through the bundle's ctl fifo, not the socket.
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
-import type { StreamIO } from '../../client/backend.js';
+import type { StreamIO } from '../../api/cri-service.js';
 import { unavailable } from '../errors.js';
 import { hasSeqpacketReader, NativeSeqpacketSocket } from './seqpacket-native.js';
 

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { StreamIO } from '../../client/backend.js';
+import type { StreamIO } from '../../api/cri-service.js';
 import { internal } from '../errors.js';
 import type { OciProcess } from '../oci/oci-runtime.js';
 import type { ProcessRunner } from '../oci/process-runner.js';

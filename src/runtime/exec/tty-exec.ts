@@ -14,7 +14,7 @@
 import { closeSync, existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { StreamIO } from '../../client/backend.js';
+import type { StreamIO } from '../../api/cri-service.js';
 import { internal } from '../errors.js';
 import { hasTerminalBindings, recvFd, setWinsize } from '../native.js';
 import type { OciProcess } from '../oci/oci-runtime.js';

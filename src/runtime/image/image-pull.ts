@@ -16,7 +16,7 @@ import { LAYER_TYPES, manifestKind, type Descriptor, type ImageIndex, type Image
 import { hostPlatform, selectManifest } from './platform.js';
 import { repository, tagName, type ImageReference } from './reference.js';
 import { isRetryable, type RegistryClient } from './registry-client.js';
-import type { PullProgress } from '../../client/backend.js';
+import type { PullProgress } from '../../api/cri-service.js';
 
 export interface PullOptions {
   platform?: Platform;

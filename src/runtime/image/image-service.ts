@@ -3,7 +3,7 @@
 // from a rootfs dir, login/logout, gc) and resolveImage for the runtime engine.
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
-import type { ImageApi, PullImageOptions } from '../../client/backend.js';
+import type { ImageApi, PullImageOptions } from '../../api/cri-service.js';
 import { failedPrecondition, invalidArgument, IsulatsError, notFound } from '../errors.js';
 import { buildFromRootfs, importRootfs, type BuildConfig } from './image-build.js';
 import { JsonFileCache } from '../store/json-cache.js';

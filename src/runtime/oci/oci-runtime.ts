@@ -1,6 +1,6 @@
 // The engine's view of an OCI runtime. The runc + conmon implementation lives
 // in runc-conmon.ts; tests and other runtimes can supply their own.
-import type { StreamIO } from '../../client/backend.js';
+import type { StreamIO } from '../../api/cri-service.js';
 import type { CgroupStats, LinuxResourcesUpdate } from './cgroups.js';
 
 export type OciStatus = 'creating' | 'created' | 'running' | 'stopped' | 'paused';

@@ -7,7 +7,7 @@
 // not matter, so a monitor per pod would only cost memory.
 import { constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { lstat, open, readdir, readFile, rm, stat } from 'node:fs/promises';
-import type { StreamIO } from '../../client/backend.js';
+import type { StreamIO } from '../../api/cri-service.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
 import { applyCgroupWrites, cgroupWrites } from './cgroup-writer.js';
