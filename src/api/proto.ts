@@ -3,8 +3,6 @@
 // protobufjs, proto-loader and grpc-js come in on first use, and each
 // descriptor is read (fs + JSON.parse, faster than a JSON module) once per process.
 import { existsSync, readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { repoPath } from '../util/repo-root.js';
 import type { ServiceClientConstructor } from '@grpc/grpc-js';
 import type { IConversionOptions, INamespace, Root, Type } from 'protobufjs';
 import { descriptorSubset, resolveTypePath } from './descriptor-subset.js';
@@ -62,9 +60,10 @@ function descriptorFile(name: DescriptorName): URL {
   const candidates = [
     new URL(`./descriptors/${name}.json`, import.meta.url),
     new URL(`../src/api/descriptors/${name}.json`, import.meta.url),
-    // The single executable: its files were written under an install root of their own.
-    pathToFileURL(repoPath('dist', 'descriptors', `${name}.json`)),
   ];
+  // The single executable: its files were written under an install root of its own (src/sea).
+  const installRoot = process.env.ISULATS_INSTALL_ROOT;
+  if (installRoot) candidates.push(new URL(`file://${installRoot}/dist/descriptors/${name}.json`));
   const found = candidates.find((u) => existsSync(u));
   if (!found) throw new Error(`descriptor ${name}.json not found (run: node scripts/gen-proto.mjs)`);
   return found;
