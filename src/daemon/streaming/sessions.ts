@@ -10,6 +10,7 @@ import {
   acceptSpdyUpgrade, PORTFORWARD_PROTOCOL, PORTFORWARD_WS_PROTOCOLS, SPDY_REMOTECOMMAND_PROTOCOLS,
 } from '../../protocols/remotecommand/index.js';
 import type { StreamIO } from '../../client/backend.js';
+import { MAX_WEBSOCKET_MESSAGE_BYTES } from '../limits.js';
 import { runCommand, type CommandRequest } from './command-session.js';
 import { EarlySession } from './early-session.js';
 import { servePortForwardSpdy, servePortForwardWebSocket } from './port-forward.js';
@@ -24,6 +25,7 @@ export class Sessions {
   private readonly wss = new WebSocketServer({
     noServer: true,
     perMessageDeflate: false,
+    maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES,
     // The client's order decides, as in kubelet's wsstream handshake.
     handleProtocols: (offered) => [...offered].find((p) => WS_PROTOCOLS.has(p)) ?? false,
   });
