@@ -15,7 +15,7 @@ import type * as cri from '../../api/cri.js';
 import { failureStatus } from '../../protocols/remotecommand/status.js';
 import { runCommand } from './command-session.js';
 import { EarlySession } from './early-session.js';
-import { MAX_STREAMING_CONNECTIONS, STREAM_IDLE_TIMEOUT_MS } from '../limits.js';
+import { MAX_STREAMING_CONNECTIONS } from '../limits.js';
 import type { Sessions } from './sessions.js';
 import { StartGate } from './start-gate.js';
 import { TokenCache, DEFAULT_TOKEN_TTL_MS, DEFAULT_MAX_IN_FLIGHT } from './token-cache.js';
@@ -135,10 +135,6 @@ export class StreamingServer {
 
   private onUpgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
     socket.on('error', () => {});
-    // Time spent waiting on the peer is bounded for the session's whole life: no byte either way
-    // for this long (a client gone without a FIN, or one that stopped reading) closes it, which
-    // ends the work it started (sessions.ts).
-    socket.setTimeout(this.opts.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://streaming');
     const match = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
     if (!match) {
