@@ -15,6 +15,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame, encodeHeaderBlock, SPDY3_DICTIONARY } from '../../src/protocols/spdy/index.js';
 import { openCriClient, type RawCriClient } from '../rig/cri-client.js';
+import { processesMentioning } from '../rig/host-cleanup.js';
 import { goToolPath, runGoCriClient } from '../rig/go-tools.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { run } from '../rig/proc.js';
@@ -24,6 +25,7 @@ import { waitFor } from '../rig/wait.js';
 const HANDSHAKE_MS = 10_000;
 const IDLE_MS = 6_000;
 const MAX_CONNECTIONS = 48;
+const STREAM_IDLE_MS = 8_000;
 const MiB = 1024 * 1024;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -41,6 +43,7 @@ beforeAll(async () => {
       ISULATS_GRPC_HANDSHAKE_TIMEOUT_MS: String(HANDSHAKE_MS),
       ISULATS_GRPC_IDLE_TIMEOUT_MS: String(IDLE_MS),
       ISULATS_MAX_GRPC_CONNECTIONS: String(MAX_CONNECTIONS),
+      ISULATS_STREAM_IDLE_TIMEOUT_MS: String(STREAM_IDLE_MS),
     },
   });
   cri = openCriClient(daemon.endpoint);
@@ -268,4 +271,43 @@ describe('streaming', () => {
     // Refused at the frame header: the payload was never buffered.
     expect(await rssBytes(pid)).toBeLessThan(base + 64 * MiB);
   }, 240_000);
+
+  /** Starts `sleep <seconds>` over a WebSocket exec; the socket once the process runs. */
+  async function sleepingExec(seconds: number): Promise<WebSocket> {
+    const { url } = await cri.runtime('Exec', { containerId, cmd: ['sleep', String(seconds)], stdout: true, stderr: true });
+    const ws = new WebSocket((url as string).replace(/^http/, 'ws'), ['v5.channel.k8s.io'], { perMessageDeflate: false });
+    ws.on('error', () => undefined);
+    await once(ws, 'open');
+    await waitFor(async () => (await processesMentioning(`sleep\0${seconds}`)).length === 1, { timeoutMs: 30_000, what: `sleep ${seconds} running` });
+    return ws;
+  }
+
+  it('ends an exec\'s process when its client goes away', async () => {
+    const ws = await sleepingExec(6173);
+    ws.terminate();
+    await waitFor(async () => (await processesMentioning('sleep\x006173')).length === 0, { timeoutMs: 30_000, what: 'the exec\'d process to end' });
+  }, 120_000);
+
+  it('closes a session with no byte either way for the idle timeout, and ends its process', async () => {
+    const ws = await sleepingExec(6174);
+    const got = await within(once(ws, 'close'), STREAM_IDLE_MS * 8);
+    expect(got).not.toBe('timeout');
+    await waitFor(async () => (await processesMentioning('sleep\x006174')).length === 0, { timeoutMs: 30_000, what: 'the exec\'d process to end' });
+  }, 120_000);
+
+  it('closes an attach\'s connection to conmon when its client goes away, with the container still running', async () => {
+    const pid = daemon.pid;
+    await sleep(500);
+    const before = await openFds(pid);
+    const { url } = await cri.runtime('Attach', { containerId, stdout: true, stderr: true });
+    const ws = new WebSocket((url as string).replace(/^http/, 'ws'), ['v5.channel.k8s.io'], { perMessageDeflate: false });
+    ws.on('error', () => undefined);
+    await once(ws, 'open');
+    // The session holds its socket and the attach socket to conmon.
+    await waitFor(async () => (await openFds(pid)) >= before + 2, { timeoutMs: 30_000, what: 'the attach session\'s descriptors' });
+    ws.terminate();
+    await waitFor(async () => (await openFds(pid)) <= before, { timeoutMs: 30_000, what: 'the attach session\'s descriptors closed' });
+    const status = await cri.runtime('ContainerStatus', { containerId });
+    expect(status.status.state).toBe('CONTAINER_RUNNING');
+  }, 120_000);
 });
