@@ -433,3 +433,41 @@ describe('StreamingServer', () => {
     }
   }, 60_000);
 });
+
+describe('StreamingServer connection cap', () => {
+  it('answers a connection past the cap 503 with the reason, and takes one again once a connection closed', async () => {
+    const capped = await StreamingServer.start({ runtime, port: 0, maxConnections: 2 });
+    const { port } = new URL(capped.url);
+    const connect = async (): Promise<net.Socket> => {
+      const s = net.connect(Number(port), '127.0.0.1');
+      s.on('error', () => undefined);
+      await new Promise((r) => s.once('connect', r));
+      return s;
+    };
+    const answerOf = (s: net.Socket): Promise<string> => new Promise((resolve) => {
+      let text = '';
+      s.on('data', (d: Buffer) => { text += d.toString(); });
+      s.on('close', () => resolve(text));
+    });
+    const held = [await connect(), await connect()];
+    try {
+      const refused = await answerOf(await connect());
+      expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(refused).toMatch(/too many streaming connections \(at most 2 at once\); try again later\n$/);
+      held.shift()!.destroy();
+      // A plain request on a connection taken again: the server's own 400 (upgrades only), not 503.
+      let answer = '';
+      for (let i = 0; i < 50 && !answer.startsWith('HTTP/1.1 400'); i++) {
+        const s = await connect();
+        const got = answerOf(s);
+        s.end('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        answer = await got;
+        if (!answer.startsWith('HTTP/1.1 400')) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    } finally {
+      for (const s of held) s.destroy();
+      await capped.close();
+    }
+  });
+});
