@@ -471,3 +471,26 @@ describe('StreamingServer connection cap', () => {
     }
   });
 });
+
+describe('StreamingServer port-forward stream pairs', () => {
+  it('drops a pair whose data stream never opens within the creation timeout, saying so on its error stream', async () => {
+    const timed = await StreamingServer.start({ runtime, port: 0, streamCreationTimeoutMs: 300 });
+    try {
+      const { url } = timed.getPortForward({ podSandboxId: 'p1', port: [80] });
+      const { connection } = await upgradeToSpdy(url, ['portforward.k8s.io'], { method: 'POST' });
+      connection.on('error', () => {});
+      const error = connection.createStream({ streamtype: 'error', port: '80', requestid: '7' });
+      await error.waitReply(5_000);
+      const text = await new Promise<string>((resolve, reject) => {
+        let got = '';
+        error.on('data', (d: Buffer) => { got += d.toString(); });
+        error.on('end', () => resolve(got));
+        error.on('error', reject);
+      });
+      expect(text).toBe('timed out waiting for the data stream of request 7');
+      connection.destroy();
+    } finally {
+      await timed.close();
+    }
+  });
+});

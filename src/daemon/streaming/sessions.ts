@@ -73,7 +73,8 @@ export class Sessions {
     connection.on('error', () => {});
     if (request.kind === 'portforward') {
       const pod = request.req.podSandboxId ?? '';
-      sessionDone(servePortForwardSpdy(connection, pod, (port) => this.opts.runtime.portForward(pod, port)));
+      sessionDone(servePortForwardSpdy(connection, pod, (port) => this.opts.runtime.portForward(pod, port),
+        this.opts.streamCreationTimeoutMs ?? STREAM_CREATION_TIMEOUT_MS));
       return;
     }
     const run = (io: StreamIO) => runCommand(this.opts.runtime, request, io);
