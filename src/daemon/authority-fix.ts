@@ -300,13 +300,29 @@ export class AuthorityFixStream extends Duplex {
  */
 export function routeUnixConnection(
   socket: Socket,
-  handlers: { direct(socket: Socket): void; rewritten(stream: AuthorityFixStream): void; error(err: Error): void },
+  handlers: {
+    direct(socket: Socket): void;
+    rewritten(stream: AuthorityFixStream): void;
+    error(err: Error): void;
+    /** The client sent no request within `timeoutMs`; its socket is closed. */
+    timedOut?(): void;
+  },
+  /** How long the client has to send its preface and first request (unbounded when absent). */
+  timeoutMs?: number,
 ): void {
   const rewriter = new RequestHeaderRewriter();
   const raw: Buffer[] = [];
   let rawLength = 0;
   const out: Buffer[] = [];
+  // A client that connects and stays silent (or stops half way) would hold its descriptor for good.
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+    stop();
+    handlers.timedOut?.();
+    socket.destroy();
+  }, timeoutMs);
+  timer?.unref();
   const stop = () => {
+    clearTimeout(timer);
     socket.off('data', onData);
     socket.off('close', stop);
   };

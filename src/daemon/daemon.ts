@@ -9,13 +9,16 @@ import type { CriBackend } from '../client/backend.js';
 import { LOG_LEVELS, type DaemonConfig } from '../runtime/config/daemon-config.js';
 import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
 import { addAdminService } from './admin-service.js';
+import { ConnectionLimit } from './connection-limit.js';
 import { createClampedInjector } from './deadline-clamp.js';
 import { raiseEventLoop } from './event-loop-priority.js';
 import { residentKb, startIdleTrim } from './idle-trim.js';
 import { acquireInstanceLock } from './instance-lock.js';
-import { listenTcp, listenUnix, type Listener } from './listeners.js';
+import { daemonLimits, type DaemonLimits } from './limits.js';
+import { listenTcp, listenUnix, type ConnectionBounds, type Listener } from './listeners.js';
 import { openLogFile } from './log-file.js';
 import { createLogger, dropRefusedLines, stdoutWriter, type Logger } from './logger.js';
+import { guardProcess } from './process-guard.js';
 import { StreamingServer } from './streaming/server.js';
 import { streamingRuntimeOf, withStreamingServer } from './streaming/streaming-backend.js';
 
@@ -26,8 +29,13 @@ export interface DaemonOptions {
   log?: Logger;
   /** How long in-flight calls may take to finish on stop (default 10 s). */
   shutdownGraceMs?: number;
-  /** Install SIGTERM/SIGINT (stop) and SIGHUP (reload) handlers; the CLI does, tests do not. */
+  /**
+   * Install SIGTERM/SIGINT (stop) and SIGHUP (reload) handlers, and log-and-survive handlers for
+   * uncaught exceptions and unhandled rejections (process-guard.ts); the CLI does, tests do not.
+   */
   handleSignals?: boolean;
+  /** Connection, time and size bounds (default: limits.ts, with its environment overrides). */
+  limits?: DaemonLimits;
   /** Streaming server settings beyond daemon.json (tests shorten the token lifetime). */
   streaming?: { tokenTtlMs?: number };
   /** Re-reads the configuration for SIGHUP; only what can change live is applied (the log level). */
@@ -70,6 +78,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const { config } = opts;
   const log = opts.log ?? daemonLogger(config);
   const grace = opts.shutdownGraceMs ?? 10_000;
+  const limits = opts.limits ?? daemonLimits();
   const undo: Array<{ what: string; run: () => Promise<void> | void }> = [];
   const unwind = async () => {
     while (undo.length > 0) {
@@ -112,6 +121,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     if (streamingRuntime) {
       const server = await StreamingServer.start({
         runtime: streamingRuntime, port: config.websocketServerListeningPort, tokenTtlMs: opts.streaming?.tokenTtlMs, log,
+        maxConnections: limits.maxStreamingConnections, idleTimeoutMs: limits.streamIdleTimeoutMs,
       });
       streaming = server;
       undo.push({ what: 'close streaming server', run: () => server.close() });
@@ -122,6 +132,11 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const server = new grpc.Server({
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+      // A connection without calls is closed (GOAWAY; clients reconnect at their next call), and a
+      // peer that stopped answering is found by a PING (limits.ts).
+      'grpc.max_connection_idle_ms': limits.grpcIdleTimeoutMs,
+      'grpc.keepalive_time_ms': limits.grpcKeepaliveTimeMs,
+      'grpc.keepalive_timeout_ms': limits.grpcKeepaliveTimeoutMs,
     });
     const onCall = metrics ? metrics.observeCall.bind(metrics) : undefined;
     const cri = await addCriServices(server, { backend: served, enableCriV1: config.enableCriV1, log, onCall });
@@ -142,10 +157,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       },
     });
 
+    const bounds: ConnectionBounds = {
+      limit: new ConnectionLimit(limits.maxGrpcConnections, (refused) => log.warn('refused connections: too many open', { refused, max: limits.maxGrpcConnections })),
+      handshakeTimeoutMs: limits.grpcHandshakeTimeoutMs,
+    };
     for (const host of config.hosts) {
       const l = host.startsWith('unix://')
-        ? await listenUnix(host.slice('unix://'.length), injector, log)
-        : await listenTcp(host.slice('tcp://'.length), injector, log);
+        ? await listenUnix(host.slice('unix://'.length), injector, log, bounds)
+        : await listenTcp(host.slice('tcp://'.length), injector, log, bounds);
       listeners.push(l);
       undo.push({ what: `close ${l.endpoint}`, run: () => l.close() });
     }
@@ -164,7 +183,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       mallocTrim();
       log.debug('returned free heap memory to the kernel', { rssKb: before, freedKb: before - residentKb() });
     };
-    undo.push({ what: 'stop idle trim', run: startIdleTrim({ trim }) });
+    undo.push({ what: 'stop idle trim', run: startIdleTrim({ trim, onError: (err) => log.warn('idle trim failed; trying again next period', { error: err }) }) });
 
     let resolveStopped!: () => void;
     const stopped = new Promise<void>((r) => (resolveStopped = r));
@@ -204,7 +223,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       },
     };
 
-    if (opts.handleSignals) installSignals(daemon, undo);
+    if (opts.handleSignals) {
+      installSignals(daemon, undo);
+      undo.push({ what: 'remove the process guard', run: guardProcess(log) });
+    }
     log.info('daemon ready', { endpoints: daemon.endpoints, api: apiVersions, backend: backend.target, streaming: streaming?.url, metrics: metricsUrl, pid: process.pid });
     return daemon;
   } catch (err) {

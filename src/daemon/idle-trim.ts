@@ -14,6 +14,8 @@ export interface IdleTrimOptions {
   cpuMs?: () => number;
   /** How often to look (default 10 s). */
   periodMs?: number;
+  /** Told when a look failed (e.g. /proc unreadable while the process is out of descriptors); the next period tries again. */
+  onError?: (err: unknown) => void;
 }
 
 export class IdleTrimmer {
@@ -63,7 +65,14 @@ function processCpuMs(): number {
 /** Runs an IdleTrimmer every period on an unref'd timer; returns its stop. */
 export function startIdleTrim(opts: IdleTrimOptions): () => void {
   const trimmer = new IdleTrimmer(opts);
-  const timer = setInterval(() => trimmer.tick(), opts.periodMs ?? IDLE_TRIM_PERIOD_MS);
+  // A timer's throw would reach the process as an uncaught exception: a failed look is only reported.
+  const timer = setInterval(() => {
+    try {
+      trimmer.tick();
+    } catch (err) {
+      opts.onError?.(err);
+    }
+  }, opts.periodMs ?? IDLE_TRIM_PERIOD_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

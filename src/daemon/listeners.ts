@@ -1,7 +1,9 @@
 // Where clients connect. The daemon accepts connections itself and hands them
-// to grpc-js through a connection injector: unix connections as they are, or through
+// to grpc-js through a connection injector: as they are, or through
 // AuthorityFixStream when their client sends the socket path as `:authority` (see
-// routeUnixConnection in authority-fix.ts), TCP ones as they are.
+// routeUnixConnection in authority-fix.ts). With `ConnectionBounds` (the daemon's), a
+// connection past the cap is refused, and one that sends no request within the handshake
+// timeout is closed before grpc-js ever sees it.
 // A unix socket is bound under a temporary name and renamed into place once
 // it listens, so its path appears only when the daemon can answer.
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
@@ -11,7 +13,15 @@ import type { ConnectionInjector } from '@grpc/grpc-js';
 import { socketAnswers } from '../client/resolve.js';
 import { failedPrecondition } from '../runtime/errors.js';
 import { routeUnixConnection } from './authority-fix.js';
+import type { ConnectionLimit } from './connection-limit.js';
 import type { Logger } from './logger.js';
+
+/** What every accepted connection is held to (limits.ts). */
+export interface ConnectionBounds {
+  limit: ConnectionLimit;
+  /** Time to send the HTTP/2 preface and the first request. */
+  handshakeTimeoutMs: number;
+}
 
 export interface Listener {
   /** `unix:///path` or `tcp://host:port` (the real port when 0 was asked). */
@@ -25,7 +35,23 @@ function stopAccepting(server: Server): void {
   server.close();
 }
 
-export async function listenUnix(path: string, injector: ConnectionInjector, log: Logger, mode = 0o660): Promise<Listener> {
+/** Takes one accepted connection: counts it against the cap, then routes it to grpc-js by its first request. */
+function acceptor(injector: ConnectionInjector, log: Logger, bounds?: ConnectionBounds): (socket: Socket) => void {
+  return (socket) => {
+    if (bounds && !bounds.limit.admit(socket)) return;
+    routeUnixConnection(socket, {
+      direct: (s) => injector.injectConnection(s),
+      rewritten: (stream) => {
+        stream.on('error', () => undefined);
+        injector.injectConnection(stream);
+      },
+      error: (err) => log.warn('dropping connection: malformed HTTP/2 request headers', { error: err.message }),
+      timedOut: () => log.debug('dropping connection: no request within the handshake timeout', { timeoutMs: bounds?.handshakeTimeoutMs }),
+    }, bounds?.handshakeTimeoutMs);
+  };
+}
+
+export async function listenUnix(path: string, injector: ConnectionInjector, log: Logger, bounds?: ConnectionBounds, mode = 0o660): Promise<Listener> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o755 });
   if (await socketAnswers(path)) throw failedPrecondition(`${path} is already served by another process`);
@@ -35,16 +61,7 @@ export async function listenUnix(path: string, injector: ConnectionInjector, log
   let temp = join(dir, `.i${process.pid.toString(36)}${Math.random().toString(36).slice(2, 6)}`);
   if (Buffer.byteLength(temp) >= 108) temp = path;
   const server = createServer({ pauseOnConnect: false });
-  server.on('connection', (socket: Socket) => {
-    routeUnixConnection(socket, {
-      direct: (s) => injector.injectConnection(s),
-      rewritten: (stream) => {
-        stream.on('error', () => undefined);
-        injector.injectConnection(stream);
-      },
-      error: (err) => log.warn('dropping connection: malformed HTTP/2 request headers', { error: err.message }),
-    });
-  });
+  server.on('connection', acceptor(injector, log, bounds));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(temp, () => {
@@ -70,11 +87,12 @@ export async function listenUnix(path: string, injector: ConnectionInjector, log
   };
 }
 
-export async function listenTcp(hostPort: string, injector: ConnectionInjector, log: Logger): Promise<Listener> {
+export async function listenTcp(hostPort: string, injector: ConnectionInjector, log: Logger, bounds?: ConnectionBounds): Promise<Listener> {
   const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(hostPort);
   if (!m) throw new Error(`bad tcp address ${hostPort}`);
   const host = m[1].replace(/^\[|\]$/g, '');
-  const server = createServer((socket) => injector.injectConnection(socket));
+  // Bounded: routed as unix connections are (a TCP client's authority is valid, so it goes direct).
+  const server = createServer(bounds ? acceptor(injector, log, bounds) : (socket) => injector.injectConnection(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(Number(m[2]), host, () => {

@@ -88,6 +88,47 @@ describe('routeUnixConnection', () => {
   });
 });
 
+describe('routeUnixConnection handshake timeout', () => {
+  it('closes a connection that sends nothing, or stops after the preface, once the timeout passes; one that sent its request stays', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ist-route-'));
+    const path = join(dir, 's.sock');
+    const timedOut: string[] = [];
+    const h2 = http2.createServer();
+    h2.on('stream', (stream) => { stream.respond({ ':status': 200 }); stream.end('ok'); });
+    const server = net.createServer((socket) => routeUnixConnection(socket, {
+      direct: (s) => h2.emit('connection', s),
+      rewritten: (s) => h2.emit('connection', s),
+      error: () => undefined,
+      timedOut: () => timedOut.push('timed out'),
+    }, 300));
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    const closedOf = (s: net.Socket) => new Promise<void>((resolve) => { s.resume(); s.on('close', () => resolve()); });
+    const silent = net.connect(path);
+    const prefaceOnly = net.connect(path, () => prefaceOnly.write(PREFACE));
+    const session = http2.connect('http://localhost', { createConnection: () => net.connect(path) });
+    try {
+      // A client that makes its request in time is past the router: later silence is the gRPC server's to bound.
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = session.request({ ':path': '/x' });
+        let text = '';
+        req.setEncoding('utf8').on('data', (d: string) => { text += d; });
+        req.on('end', () => resolve(text));
+        req.on('error', reject);
+      });
+      expect(body).toBe('ok');
+      await Promise.all([closedOf(silent), closedOf(prefaceOnly)]);
+      expect(timedOut).toEqual(['timed out', 'timed out']);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(session.closed).toBe(false);
+      expect(timedOut).toHaveLength(2);
+    } finally {
+      session.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('withoutFirstSettingsAck', () => {
   it('removes the first SETTINGS ACK only, wherever it falls among whole frames', () => {
     const settings = frame(4, 0, Buffer.from([0, 3, 0, 0, 0, 100]));

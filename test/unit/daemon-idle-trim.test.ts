@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdleTrimmer } from '../../src/daemon/idle-trim.js';
+import { IdleTrimmer, startIdleTrim } from '../../src/daemon/idle-trim.js';
 
 /** A trimmer on a CPU clock the test moves; counts the trims. */
 function trimmerOnClock(periodMs = 10_000) {
@@ -51,5 +51,26 @@ describe('idle trim', () => {
     trimmer.tick();
     trimmer.tick();
     expect(trims).toBe(1);
+  });
+
+  it('reports a look that throws (RSS unreadable when out of descriptors) and tries again the next period', async () => {
+    const errors: string[] = [];
+    let trims = 0;
+    const stop = startIdleTrim({
+      periodMs: 40,
+      trim: () => {
+        trims++;
+        if (trims === 1) throw Object.assign(new Error('EMFILE: too many open files, uv_resident_set_memory'), { code: 'EMFILE' });
+      },
+      cpuMs: (() => { let cpu = 0; return () => (cpu += 3); })(), // some activity every period, never a burst
+      onError: (err) => errors.push((err as Error).message),
+    });
+    try {
+      for (let i = 0; i < 200 && trims < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      stop();
+    }
+    expect(errors).toEqual(['EMFILE: too many open files, uv_resident_set_memory']);
+    expect(trims).toBeGreaterThanOrEqual(2);
   });
 });

@@ -433,3 +433,64 @@ describe('StreamingServer', () => {
     }
   }, 60_000);
 });
+
+describe('StreamingServer connection cap', () => {
+  it('answers a connection past the cap 503 with the reason, and takes one again once a connection closed', async () => {
+    const capped = await StreamingServer.start({ runtime, port: 0, maxConnections: 2 });
+    const { port } = new URL(capped.url);
+    const connect = async (): Promise<net.Socket> => {
+      const s = net.connect(Number(port), '127.0.0.1');
+      s.on('error', () => undefined);
+      await new Promise((r) => s.once('connect', r));
+      return s;
+    };
+    const answerOf = (s: net.Socket): Promise<string> => new Promise((resolve) => {
+      let text = '';
+      s.on('data', (d: Buffer) => { text += d.toString(); });
+      s.on('close', () => resolve(text));
+    });
+    const held = [await connect(), await connect()];
+    try {
+      const refused = await answerOf(await connect());
+      expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(refused).toMatch(/too many streaming connections \(at most 2 at once\); try again later\n$/);
+      held.shift()!.destroy();
+      // A plain request on a connection taken again: the server's own 400 (upgrades only), not 503.
+      let answer = '';
+      for (let i = 0; i < 50 && !answer.startsWith('HTTP/1.1 400'); i++) {
+        const s = await connect();
+        const got = answerOf(s);
+        s.end('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        answer = await got;
+        if (!answer.startsWith('HTTP/1.1 400')) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    } finally {
+      for (const s of held) s.destroy();
+      await capped.close();
+    }
+  });
+});
+
+describe('StreamingServer port-forward stream pairs', () => {
+  it('drops a pair whose data stream never opens within the creation timeout, saying so on its error stream', async () => {
+    const timed = await StreamingServer.start({ runtime, port: 0, streamCreationTimeoutMs: 300 });
+    try {
+      const { url } = timed.getPortForward({ podSandboxId: 'p1', port: [80] });
+      const { connection } = await upgradeToSpdy(url, ['portforward.k8s.io'], { method: 'POST' });
+      connection.on('error', () => {});
+      const error = connection.createStream({ streamtype: 'error', port: '80', requestid: '7' });
+      await error.waitReply(5_000);
+      const text = await new Promise<string>((resolve, reject) => {
+        let got = '';
+        error.on('data', (d: Buffer) => { got += d.toString(); });
+        error.on('end', () => resolve(got));
+        error.on('error', reject);
+      });
+      expect(text).toBe('timed out waiting for the data stream of request 7');
+      connection.destroy();
+    } finally {
+      await timed.close();
+    }
+  });
+});

@@ -4,6 +4,8 @@ import {
   encodeFrame, FLAG_FIN, FrameParser, HeaderCompressor, HeaderDecompressor, SPDY3_DICTIONARY, SpdyProtocolError,
   type SpdyFrame, type SpdyHeaders, decodeHeaderBlock, encodeHeaderBlock,
 } from '../../src/protocols/spdy/index.js';
+import { MAX_CONTROL_FRAME_LENGTH } from '../../src/protocols/spdy/frames.js';
+import { MAX_HEADER_BLOCK_BYTES } from '../../src/protocols/spdy/header-compression.js';
 
 const frames: SpdyFrame[] = [
   { type: 'data', streamId: 5, flags: FLAG_FIN, data: Buffer.from('hello') },
@@ -191,6 +193,63 @@ describe('SPDY header blocks', () => {
 });
 
 /** A peer's zlib context for one direction of a connection, as Go's SPDY framer keeps one. */
+describe('SPDY limits', () => {
+  /** A header block of one header whose value makes the block `size` bytes raw. */
+  const blockOf = (size: number): Buffer => encodeHeaderBlock({ x: 'a'.repeat(size - 4 - 4 - 1 - 4) });
+
+  it('refuses a control frame past the limit from its header alone, before buffering it', () => {
+    const head = Buffer.from([0x80, 0x03, 0x00, 0x01, 0, 0, 0, 0]);
+    head.writeUIntBE(MAX_CONTROL_FRAME_LENGTH + 1, 5, 3);
+    expect(() => new FrameParser().push(head)).toThrow(/control frame of \d+ bytes exceeds limit/);
+  });
+
+  it('still takes DATA frames up to the protocol\'s 16 MiB', () => {
+    const data = Buffer.alloc(2 << 20, 1);
+    const [frame] = new FrameParser().push(encodeFrame({ type: 'data', streamId: 1, flags: 0, data }));
+    expect(frame).toMatchObject({ type: 'data', streamId: 1 });
+  });
+
+  it('decodes a block of exactly the limit, inflated in place and through the inflate stream', async () => {
+    expect(blockOf(MAX_HEADER_BLOCK_BYTES).length).toBe(MAX_HEADER_BLOCK_BYTES);
+    const first = zlib.deflateSync(blockOf(MAX_HEADER_BLOCK_BYTES), { dictionary: SPDY3_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    expect((await new HeaderDecompressor().decompress(first)).x!.length).toBe(MAX_HEADER_BLOCK_BYTES - 13);
+    const { rx, peer } = await pastTheInPlacePrefix();
+    expect((await rx.decompress(await peer.compress(blockOf(MAX_HEADER_BLOCK_BYTES)))).x!.length).toBe(MAX_HEADER_BLOCK_BYTES - 13);
+    peer.close();
+    rx.close();
+  });
+
+  it('refuses a first block that inflates past the limit (a few KiB of deflate)', async () => {
+    const bomb = zlib.deflateSync(blockOf(8 << 20), { dictionary: SPDY3_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    expect(bomb.length).toBeLessThan(16_384);
+    await expect(new HeaderDecompressor().decompress(bomb)).rejects.toThrow(/inflates past 1048576 bytes/);
+  });
+
+  it('refuses a later block that inflates past the limit, and fails the blocks queued behind it (it never waits for good)', async () => {
+    const { rx, peer } = await pastTheInPlacePrefix();
+    const bomb = await peer.compress(blockOf(8 << 20));
+    const next = await peer.compress(encodeHeaderBlock({ streamtype: 'error' }));
+    const results = await Promise.allSettled([rx.decompress(bomb), rx.decompress(next)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/inflates past 1048576 bytes/);
+    peer.close();
+    rx.close();
+  });
+});
+
+/** A decompressor past its first 4 KiB (which it inflates in place), and the peer's deflater in step with it. */
+async function pastTheInPlacePrefix(): Promise<{ rx: HeaderDecompressor; peer: ReturnType<typeof peerDeflater> }> {
+  const rx = new HeaderDecompressor();
+  const peer = peerDeflater();
+  let sent = 0;
+  for (let i = 0; sent <= 4096; i++) {
+    const block = await peer.compress(encodeHeaderBlock({ streamtype: 'data', requestid: String(i) }));
+    sent += block.length;
+    await rx.decompress(block);
+  }
+  return { rx, peer };
+}
+
 function peerDeflater(level?: number): { compress: (raw: Buffer) => Promise<Buffer>; close: () => void } {
   const z = zlib.createDeflate({ dictionary: SPDY3_DICTIONARY, level, highWaterMark: 1 << 20 } as zlib.ZlibOptions);
   return {

@@ -16,6 +16,7 @@ import {
 } from '../../protocols/k8s-channel/index.js';
 import { HEADER_PORT, HEADER_REQUEST_ID, HEADER_STREAM_TYPE, STREAM_TYPE } from '../../protocols/remotecommand/index.js';
 import type { SpdyConnection, SpdyStream } from '../../protocols/spdy/index.js';
+import { STREAM_CREATION_TIMEOUT_MS } from './spdy-command.js';
 import { readChannelFrame } from './ws-message.js';
 
 export type Dial = (port: number) => Promise<Duplex>;
@@ -23,8 +24,19 @@ export type Dial = (port: number) => Promise<Duplex>;
 const describe = (port: number, podSandboxId: string, err: unknown): string =>
   `error forwarding port ${port} to pod ${podSandboxId}: ${err instanceof Error ? err.message : String(err)}`;
 
-export function servePortForwardSpdy(connection: SpdyConnection, podSandboxId: string, dial: Dial): Promise<void> {
-  const pairs = new Map<string, { error?: SpdyStream; data?: SpdyStream }>();
+interface StreamPair { error?: SpdyStream; data?: SpdyStream; timer?: NodeJS.Timeout }
+
+/**
+ * A forwarded connection's two streams must both open within `creationTimeoutMs` (kubelet's
+ * stream creation timeout): a half-open pair is dropped with a message on its error stream, so a
+ * client cannot make the session hold streams that never carry anything.
+ */
+export function servePortForwardSpdy(connection: SpdyConnection, podSandboxId: string, dial: Dial, creationTimeoutMs = STREAM_CREATION_TIMEOUT_MS): Promise<void> {
+  const pairs = new Map<string, StreamPair>();
+  connection.once('close', () => {
+    for (const pair of pairs.values()) clearTimeout(pair.timer);
+    pairs.clear();
+  });
   connection.on('stream', (stream) => {
     stream.on('error', () => {});
     const type = stream.headers[HEADER_STREAM_TYPE];
@@ -35,7 +47,19 @@ export function servePortForwardSpdy(connection: SpdyConnection, podSandboxId: s
       return;
     }
     stream.respond();
-    const pair = pairs.get(requestId) ?? {};
+    let pair = pairs.get(requestId);
+    if (!pair) {
+      const created: StreamPair = {};
+      created.timer = setTimeout(() => {
+        if (pairs.get(requestId) !== created) return;
+        pairs.delete(requestId);
+        const missing = created.error ? 'data' : 'error';
+        if (created.error) created.error.end(`timed out waiting for the ${missing} stream of request ${requestId}`);
+        created.data?.reset();
+      }, creationTimeoutMs);
+      created.timer.unref();
+      pair = created;
+    }
     if (pair[type]) {
       stream.reset();
       return;
@@ -43,6 +67,7 @@ export function servePortForwardSpdy(connection: SpdyConnection, podSandboxId: s
     pair[type] = stream;
     pairs.set(requestId, pair);
     if (pair.error && pair.data) {
+      clearTimeout(pair.timer);
       pairs.delete(requestId);
       void forwardPair(port, pair.error, pair.data, podSandboxId, dial);
     }

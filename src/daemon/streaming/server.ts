@@ -15,6 +15,7 @@ import type * as cri from '../../api/cri.js';
 import { failureStatus } from '../../protocols/remotecommand/status.js';
 import { runCommand } from './command-session.js';
 import { EarlySession } from './early-session.js';
+import { MAX_STREAMING_CONNECTIONS } from '../limits.js';
 import type { Sessions } from './sessions.js';
 import { StartGate } from './start-gate.js';
 import { TokenCache, DEFAULT_TOKEN_TTL_MS, DEFAULT_MAX_IN_FLIGHT } from './token-cache.js';
@@ -43,7 +44,14 @@ export class StreamingServer {
       res.end('streaming URLs need an upgrade to SPDY/3.1 or WebSocket\n');
     });
     this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => this.onUpgrade(req, socket, head));
+    const max = opts.maxConnections ?? MAX_STREAMING_CONNECTIONS;
     this.http.on('connection', (socket: Socket) => {
+      if (this.sockets.size >= max) {
+        socket.on('error', () => undefined);
+        refuse(socket, 503, `too many streaming connections (at most ${max} at once); try again later`);
+        setTimeout(() => socket.destroy(), 1_000).unref();
+        return;
+      }
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });

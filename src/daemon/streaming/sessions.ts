@@ -10,6 +10,7 @@ import {
   acceptSpdyUpgrade, PORTFORWARD_PROTOCOL, PORTFORWARD_WS_PROTOCOLS, SPDY_REMOTECOMMAND_PROTOCOLS,
 } from '../../protocols/remotecommand/index.js';
 import type { StreamIO } from '../../client/backend.js';
+import { MAX_WEBSOCKET_MESSAGE_BYTES, STREAM_IDLE_TIMEOUT_MS } from '../limits.js';
 import { runCommand, type CommandRequest } from './command-session.js';
 import { EarlySession } from './early-session.js';
 import { servePortForwardSpdy, servePortForwardWebSocket } from './port-forward.js';
@@ -24,6 +25,7 @@ export class Sessions {
   private readonly wss = new WebSocketServer({
     noServer: true,
     perMessageDeflate: false,
+    maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES,
     // The client's order decides, as in kubelet's wsstream handshake.
     handleProtocols: (offered) => [...offered].find((p) => WS_PROTOCOLS.has(p)) ?? false,
   });
@@ -46,8 +48,17 @@ export class Sessions {
         if (request.kind === 'exec') request.early?.abandon('the streaming session ended before its streams opened');
       });
     };
+    // Time spent waiting on the peer is bounded for the session's whole life: no byte either way
+    // for this long (a client gone without a FIN, or one that stopped reading) closes it, which
+    // ends the work it started. Set once upgraded: ws clears a socket's timeout when it takes it.
+    const boundIdle = (): void => {
+      socket.setTimeout(this.opts.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, () => socket.destroy());
+    };
     if (isWebSocket(req)) {
-      this.wss.handleUpgrade(req, socket, head, (ws) => sessionDone(this.serveWebSocket(ws, request, url)));
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        boundIdle();
+        sessionDone(this.serveWebSocket(ws, request, url));
+      });
       return;
     }
     const isPortForward = request.kind === 'portforward';
@@ -57,11 +68,13 @@ export class Sessions {
       return;
     }
     socket.setNoDelay(true);
+    boundIdle();
     const { connection, protocol } = accepted;
     connection.on('error', () => {});
     if (request.kind === 'portforward') {
       const pod = request.req.podSandboxId ?? '';
-      sessionDone(servePortForwardSpdy(connection, pod, (port) => this.opts.runtime.portForward(pod, port)));
+      sessionDone(servePortForwardSpdy(connection, pod, (port) => this.opts.runtime.portForward(pod, port),
+        this.opts.streamCreationTimeoutMs ?? STREAM_CREATION_TIMEOUT_MS));
       return;
     }
     const run = (io: StreamIO) => runCommand(this.opts.runtime, request, io);

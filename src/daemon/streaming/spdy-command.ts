@@ -58,7 +58,7 @@ export async function serveCommandSpdy(
   }));
 
   const streamsOpen = { stdin, stdout, stderr, resize: sizes, gone: gone.then(() => undefined) };
-  // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
+  // A client that went away cannot get a status: stop waiting (the runtime ends what it started: `gone`).
   const status = await Promise.race([early ? early.open(streamsOpen) : run({ ...streamsOpen, tty: opts.tty }), gone]);
   if (!status) return;
   await Promise.all([stdout, stderr].map((w) => (w ? endAndFlush(w) : undefined)));

@@ -51,5 +51,9 @@ export interface StreamingServerOptions {
   maxStarting?: number;
   /** How long a finished session's socket waits for the client to close it (default 30 s). */
   lingerMs?: number;
+  /** Connections open at once; more are answered 503 (default: limits.ts). */
+  maxConnections?: number;
+  /** An upgraded session without a byte read or written for this long is closed (default: limits.ts, kubelet's 4 h). */
+  idleTimeoutMs?: number;
   log?: Logger;
 }

@@ -61,7 +61,7 @@ export async function serveCommandWebSocket(
   const stdout = opts.stdout ? output(STREAM_CHANNELS.stdout) : undefined;
   const stderr = opts.stderr ? output(STREAM_CHANNELS.stderr) : undefined;
 
-  // A client that went away cannot get a status: stop waiting (an exec process runs on with its stdin closed).
+  // A client that went away cannot get a status: stop waiting (the runtime ends what it started: `gone`).
   const status = await Promise.race([run({ stdin, stdout, stderr, tty: opts.tty, resize: sizes, gone: closed }), closed.then(() => undefined)]);
   if (!status) {
     stdout?.destroy();

@@ -7,6 +7,12 @@ export const FLAG_FIN = 0x01;
 export const FLAG_UNIDIRECTIONAL = 0x02;
 export const FLAG_SETTINGS_CLEAR = 0x01;
 export const MAX_FRAME_LENGTH = 0xffffff;
+/**
+ * A header block inflates to at most 1 MiB (MAX_HEADER_BLOCK_BYTES, header-compression.ts), and
+ * compressed it is no larger than that plus zlib's framing: a control frame past this is refused
+ * before it is buffered. (DATA frames keep the protocol's 16 MiB, spdystream's MaxDataLength.)
+ */
+export const MAX_CONTROL_FRAME_LENGTH = (1 << 20) + 4096;
 
 export const ControlType = {
   SynStream: 1,
@@ -205,7 +211,7 @@ export class FrameParser {
   private pending: Buffer[] = [];
   private pendingLength = 0;
 
-  constructor(private readonly maxFrameLength = MAX_FRAME_LENGTH) {}
+  constructor(private readonly maxFrameLength = MAX_FRAME_LENGTH, private readonly maxControlLength = MAX_CONTROL_FRAME_LENGTH) {}
 
   push(chunk: Buffer): SpdyFrame[] {
     if (chunk.length > 0) {
@@ -218,6 +224,9 @@ export class FrameParser {
       if (this.pending[0]!.length < 8) this.flatten();
       const length = this.pending[0]!.readUInt32BE(4) & 0xffffff;
       if (length > this.maxFrameLength) throw new SpdyProtocolError(`frame of ${length} bytes exceeds limit`, RstStatus.FrameTooLarge);
+      if (length > this.maxControlLength && this.pending[0]!.readUInt8(0) & 0x80) {
+        throw new SpdyProtocolError(`control frame of ${length} bytes exceeds limit of ${this.maxControlLength}`, RstStatus.FrameTooLarge);
+      }
       // Join chunks only once the whole frame is here, so a big frame arriving in pieces costs one copy.
       if (this.pendingLength < 8 + length) break;
       const buf = this.flatten();

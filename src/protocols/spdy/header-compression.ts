@@ -18,38 +18,77 @@ import { SPDY3_DICTIONARY } from './dictionary.js';
 import { decodeHeaderBlock, encodeHeaderBlock, type SpdyHeaders } from './header-block.js';
 import { SpdyProtocolError } from './frames.js';
 
-/** Feeds blocks through one long-lived zlib stream, returning each block's flushed output. */
+/**
+ * The most a header block may inflate to. spdystream (kubelet's SPDY) sets none; this is Go
+ * net/http's DefaultMaxHeaderBytes, the cap kubelet's server puts on the upgrade request's headers.
+ * A remotecommand or port-forward block is a few hundred bytes.
+ */
+export const MAX_HEADER_BLOCK_BYTES = 1 << 20;
+
+/**
+ * Feeds blocks through one long-lived zlib stream, returning each block's flushed output. The
+ * output is taken as it comes (zlib would otherwise stop at its buffer's end and never call the
+ * flush back), and an input inflating past its `maxOutput` fails the stream, and with it the
+ * connection: its shared context can no longer be trusted.
+ */
 class SharedZlib {
   private chain: Promise<unknown> = Promise.resolve();
   private failed: Error | undefined;
+  private current: { resolve: (b: Buffer) => void; reject: (e: Error) => void } | undefined;
+  private out: Buffer[] = [];
+  private outBytes = 0;
+  private maxOutput = Infinity;
 
   constructor(private readonly z: zlib.Deflate | zlib.Inflate) {
-    z.on('error', (err: Error) => { this.failed ??= err; });
+    z.on('error', (err: Error) => this.fail(err));
+    z.on('readable', () => this.drain());
   }
 
-  process(input: Buffer): Promise<Buffer> {
+  /** `maxOutput`: what this input may produce at most. */
+  process(input: Buffer, maxOutput = Infinity): Promise<Buffer> {
     const run = (): Promise<Buffer> => new Promise<Buffer>((resolve, reject) => {
       if (this.failed) {
         reject(this.failed);
         return;
       }
-      const onError = (err: Error): void => reject(err);
-      this.z.once('error', onError);
+      this.current = { resolve, reject };
+      this.out = [];
+      this.outBytes = 0;
+      this.maxOutput = maxOutput;
       this.z.write(input);
       this.z.flush(zlib.constants.Z_SYNC_FLUSH, () => {
-        this.z.off('error', onError);
-        if (this.failed) {
-          reject(this.failed);
-          return;
-        }
-        const parts: Buffer[] = [];
-        for (let c = this.z.read() as Buffer | null; c !== null; c = this.z.read() as Buffer | null) parts.push(c);
-        resolve(Buffer.concat(parts));
+        this.drain();
+        const current = this.current;
+        this.current = undefined;
+        if (!current) return; // already failed
+        if (this.failed) current.reject(this.failed);
+        else current.resolve(this.out.length === 1 ? this.out[0]! : Buffer.concat(this.out));
       });
     });
     const result = this.chain.then(run);
     this.chain = result.catch(() => {});
     return result;
+  }
+
+  private drain(): void {
+    for (let c = this.z.read() as Buffer | null; c !== null; c = this.z.read() as Buffer | null) {
+      this.out.push(c);
+      this.outBytes += c.length;
+      if (this.outBytes > this.maxOutput) {
+        this.fail(new Error(`header block inflates past ${this.maxOutput} bytes`));
+        return;
+      }
+    }
+  }
+
+  private fail(err: Error): void {
+    this.failed ??= err;
+    this.out = [];
+    const current = this.current;
+    this.current = undefined;
+    current?.reject(this.failed);
+    // A destroyed stream never calls a pending flush back: the waiter was answered above.
+    this.z.destroy();
   }
 
   close(): void {
@@ -125,6 +164,8 @@ export class HeaderDecompressor {
   private produced = 0;
   private z: SharedZlib | undefined;
 
+  constructor(private readonly maxBlockBytes = MAX_HEADER_BLOCK_BYTES) {}
+
   async decompress(block: Buffer): Promise<SpdyHeaders> {
     let raw: Buffer;
     try {
@@ -138,7 +179,16 @@ export class HeaderDecompressor {
   private inflateInPlace(prefix: Buffer[], block: Buffer): Buffer {
     prefix.push(block);
     this.prefixBytes += block.length;
-    const all = zlib.inflateSync(Buffer.concat(prefix), { dictionary: SPDY3_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    // Bounded: a few kilobytes of deflate can expand a thousandfold.
+    let all: Buffer;
+    try {
+      all = zlib.inflateSync(Buffer.concat(prefix), {
+        dictionary: SPDY3_DICTIONARY, finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: this.produced + this.maxBlockBytes,
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`header block inflates past ${this.maxBlockBytes} bytes`);
+      throw err;
+    }
     const raw = all.subarray(this.produced);
     this.produced = all.length;
     return raw;
@@ -150,9 +200,10 @@ export class HeaderDecompressor {
       this.z = new SharedZlib(zlib.createInflate(STREAM_OPTS));
       const prefix = Buffer.concat(this.prefix ?? []);
       this.prefix = undefined;
+      // Its blocks were each within the bound already.
       if (prefix.length > 0) this.z.process(prefix).catch(() => undefined); // its failure fails the block below too
     }
-    return this.z.process(block);
+    return this.z.process(block, this.maxBlockBytes);
   }
 
   close(): void {

@@ -148,6 +148,9 @@ export function attachToConmon(opts: AttachOptions): Promise<void> {
         })();
       }
     };
+    // A client that went away ends the attach: its connection to conmon closes now, not at the
+    // container's next write or exit.
+    void io.gone?.then(() => finish());
     sock.connect(opts.socketPath, () => {
       opts.onConnect?.();
       if (io.opened) io.opened.then(wire, () => finish());

@@ -255,11 +255,18 @@ export class RuncConmonRuntime implements OciRuntime {
     }
     await io.opened;
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    // Beside runc's state, or off a full disk (exec-scratch.ts), as ExecSync's.
     const scratch = writeExecScratch(joinPath(this.opts.runcRoot, id), token, JSON.stringify({ ...proc, terminal: false }));
-    const { specFile } = scratch;
+    const { specFile, pidFile } = scratch;
     try {
       // Not child_process: a fork of the daemon per session held its event loop under a burst of execs.
-      const child = await this.opts.runner.spawnPiped({ cmd: this.runc, args: [...this.base(), 'exec', '--process', specFile, id] });
+      const child = await this.opts.runner.spawnPiped({ cmd: this.runc, args: [...this.base(), 'exec', '--process', specFile, '--pid-file', pidFile, id] });
+      // The session's work ends with it: a client that went away (or was dropped for stopping
+      // reading, at the streaming idle timeout) takes the process it started with it, killed while
+      // runc still waits on it, as ExecSync's timeout kills.
+      let ended = false;
+      const settled = child.exited.then(() => true, () => true).finally(() => (ended = true));
+      void io.gone?.then(() => (ended ? undefined : killOnceStarted(pidFile, id, settled)));
       child.stdin.on('error', () => undefined);
       if (io.stdin) io.stdin.pipe(child.stdin);
       else child.stdin.end();
