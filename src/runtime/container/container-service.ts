@@ -27,6 +27,7 @@ import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerListItem, containerStatusOf } from './container-status.js';
 import { execProcessOf } from '../exec/exec-process.js';
+import { refuseNulBytes } from '../nul-bytes.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
@@ -64,6 +65,8 @@ export class ContainerService {
     const config = storable(req.config ?? {});
     if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
     if (!config.image?.image) throw invalidArgument('container config needs an image');
+    refuseNulBytes(req.config, 'config');
+    refuseNulBytes(req.sandboxConfig, 'sandboxConfig');
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
@@ -551,6 +554,7 @@ export class ContainerService {
 
   private async execProcess(id: string, cmd: string[] | undefined, tty: boolean): Promise<{ record: ContainerRecord; proc: OciProcess }> {
     if (!cmd?.length) throw invalidArgument('exec needs a command');
+    refuseNulBytes(cmd, 'cmd');
     const record = await this.get(id);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running (${record.state})`);
     return { record, proc: execProcessOf(record.bundle, cmd, tty) };
