@@ -4,7 +4,7 @@
 // releases the container and then writes the exit to its record.
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute } from 'node:path';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 import type { StreamIO } from '../../client/backend.js';
@@ -28,6 +28,7 @@ import { applyResourceUpdate } from './resource-update.js';
 import { containerListItem, containerStatusOf } from './container-status.js';
 import { execProcessOf } from '../exec/exec-process.js';
 import { refuseNulBytes } from '../nul-bytes.js';
+import { containerLogPath } from './log-path.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
@@ -88,7 +89,7 @@ export class ContainerService {
       const dir = ctx.containers.objectDir(id);
       const bundle = joinPath(dir, 'bundle');
       const logDir = podConfig.logDirectory || sandbox.config.logDirectory || '';
-      const logPath = config.logPath ? (isAbsolute(config.logPath) ? config.logPath : joinPath(logDir || dir, config.logPath)) : '';
+      const logPath = containerLogPath(logDir, config.logPath ?? '', dir);
       const record: ContainerRecord = {
         id,
         sandboxId: sandbox.id,
