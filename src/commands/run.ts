@@ -10,7 +10,7 @@ import type { CommandContext } from '../cli/context.js';
 import { loadConfigFile } from '../cli/config-loader.js';
 import { runStreamSession } from '../cli/stream-session.js';
 import { invalidArgument } from '../runtime/errors.js';
-import { hostnameProblem } from '../runtime/sandbox/pod-hostname.js';
+import { isDnsHostname } from '../runtime/sandbox/pod-hostname.js';
 import { pullAuth } from './create.js';
 import type * as cri from '../api/cri.js';
 import type { CriBackend } from '../client/backend.js';
@@ -69,7 +69,7 @@ async function runImage(ctx: CommandContext, image: string, command: string[]): 
   const sandboxConfig: cri.PodSandboxConfigIn = {
     metadata: { name, namespace: 'default', uid, attempt: 0 },
     // A name that cannot be a hostname (my_app) leaves the pod the node's, as a config without one.
-    ...(hostnameProblem(name) === undefined ? { hostname: name } : {}),
+    ...(isDnsHostname(name) ? { hostname: name } : {}),
     logDirectory: `/var/log/pods/default_${name}_${uid}`,
     labels,
     linux: {},

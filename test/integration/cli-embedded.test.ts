@@ -145,6 +145,26 @@ describe('embedded CLI', () => {
     expect(await readdir(join(dir, 'root', 'containers')).catch(() => [])).toEqual(before);
   });
 
+  it('refuses a NUL byte in a config file\'s names in one line, before anything is made (runp, create)', async () => {
+    const podCfg = join(dir, 'nul-pod.json');
+    const ctrCfg = join(dir, 'nul-ctr.json');
+    const pod = { metadata: { name: 'nulpod', namespace: 'default', uid: 'nulpod-uid' }, linux: {} };
+    await writeFile(podCfg, JSON.stringify({ ...pod, metadata: { ...pod.metadata, namespace: 'def\0ault' } }));
+    let r = await cli(['runp', podCfg]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('config.metadata.namespace must not contain a NUL byte')]);
+    expect((await ok(['pods', '-q'])).trim()).toBe('');
+
+    await writeFile(podCfg, JSON.stringify(pod));
+    await writeFile(ctrCfg, JSON.stringify({ metadata: { name: 'c\0x' }, image: { image: 'local/busybox:test' }, command: ['sleep', '3600'] }));
+    const podId = (await ok(['runp', podCfg])).trim();
+    r = await cli(['create', podId, ctrCfg, podCfg]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('config.metadata.name must not contain a NUL byte')]);
+    expect((await ok(['ps', '-a', '-q'])).trim()).toBe('');
+    await ok(['rmp', '-f', podId]);
+  });
+
   it('leaves no mounts of its own once pods are removed', async () => {
     await ok(['rmp', '-a', '-f']);
     const mounts = await mountsUnder(dir);

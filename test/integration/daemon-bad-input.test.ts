@@ -2,7 +2,8 @@
 // through a real `isulats daemon` and the CLI, without leaving a pod behind: out-of-range ports,
 // image references that cannot resolve (answered word for word as containerd answers them,
 // compared live with the rig's containerd in its run), over-long repository names (refused
-// before any registry is asked) and a numeric pod name in a YAML config.
+// before any registry is asked), a numeric pod name in a YAML config, and NUL bytes in any string
+// that would become a path, argv or env (refused at the call that brings it, not at start).
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -125,5 +126,56 @@ describe('config files (the CLI against the daemon)', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`load pod config file: ${path}: metadata.name: expected a string, got the number 12345`);
     expect(await podUids(c)).toEqual(before);
+  });
+});
+
+describe('NUL bytes', () => {
+  const nul = (e: Answer) => ({ code: e.code, details: e.details });
+
+  it.each<[string, CriMessage, string]>([
+    ['the namespace', { metadata: { name: `nul-${randomUUID()}`, uid: randomUUID(), namespace: 'bad\0input', attempt: 0 } }, 'config.metadata.namespace'],
+    ['the log directory', { logDirectory: '/var/log/pods/a\0b' }, 'config.logDirectory'],
+    ['a DNS search domain', { dnsConfig: { searches: ['svc.\0cluster.local'] } }, 'config.dnsConfig.searches[0]'],
+  ])('RunPodSandbox refuses one in %s with InvalidArgument and keeps no pod', async (_what, extra, field) => {
+    const config = podConfig(extra);
+    const got = await answer(c.runtime('RunPodSandbox', { config }).then((r: CriMessage) => pods.push(r.podSandboxId)));
+    expect(nul(got)).toEqual({ code: grpc.status.INVALID_ARGUMENT, details: `${field} must not contain a NUL byte` });
+    expect(await podUids(c)).not.toContain(config.metadata.uid);
+  });
+
+  describe('in a container', () => {
+    let podSandboxId: string;
+    let config: CriMessage;
+    let running: string;
+    const ctr = (extra: CriMessage): CriMessage => ({
+      metadata: { name: 'app', attempt: 0 }, image: { image: rigEnv().ISULATS_TEST_BUSYBOX }, command: ['sleep', '3600'], linux: {}, ...extra,
+    });
+
+    beforeAll(async () => {
+      await c.image('PullImage', { image: { image: rigEnv().ISULATS_TEST_BUSYBOX } });
+      config = podConfig({ linux: { securityContext: { namespaceOptions: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } } } });
+      podSandboxId = (await c.runtime('RunPodSandbox', { config })).podSandboxId;
+      pods.push(podSandboxId);
+      running = (await c.runtime('CreateContainer', { podSandboxId, config: ctr({ metadata: { name: 'runs', attempt: 0 } }), sandboxConfig: config })).containerId;
+      await c.runtime('StartContainer', { containerId: running });
+    }, 120_000);
+
+    it.each<[string, CriMessage, string]>([
+      ['the name', { metadata: { name: 'app\0x', attempt: 0 } }, 'config.metadata.name'],
+      ['the image', { image: { image: 'busybox\0' } }, 'config.image.image'],
+      ['an argument', { args: ['ok', 'a\0b'] }, 'config.args[1]'],
+      ['an env value', { envs: [{ key: 'A', value: Buffer.from('1\0') }] }, 'config.envs[0].value'],
+      ['the log path', { logPath: 'app/\0.log' }, 'config.logPath'],
+    ])('CreateContainer refuses one in %s with InvalidArgument and makes nothing', async (_what, extra, field) => {
+      const got = await answer(c.runtime('CreateContainer', { podSandboxId, config: ctr(extra), sandboxConfig: config }));
+      expect(nul(got)).toEqual({ code: grpc.status.INVALID_ARGUMENT, details: `${field} must not contain a NUL byte` });
+      const left = (await c.runtime('ListContainers', { filter: { podSandboxId } })).containers.map((x: CriMessage) => x.id);
+      expect(left).toEqual([running]);
+    });
+
+    it('ExecSync refuses one in the command with InvalidArgument', async () => {
+      const got = await answer(c.runtime('ExecSync', { containerId: running, cmd: ['echo', 'a\0b'], timeout: '10' }));
+      expect(nul(got)).toEqual({ code: grpc.status.INVALID_ARGUMENT, details: 'cmd[1] must not contain a NUL byte' });
+    });
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync, readdirSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageService } from '../../src/runtime/image/image-service.js';
-import { mountedPaths, OverlaySnapshotter } from '../../src/runtime/snapshot/overlay-snapshotter.js';
+import { mountedPaths, OVERLAY_MAX_LOWER, OverlaySnapshotter } from '../../src/runtime/snapshot/overlay-snapshotter.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
 
 let dir: string;
@@ -80,6 +80,45 @@ describe('overlay snapshotter', () => {
 });
 
 describe('overlay snapshotter with many layers', () => {
+  /** `n` one-file layer dirs under `many/`, made once. */
+  function layerDirs(n: number): string[] {
+    const layers: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const d = join(dir, 'many', `${'x'.repeat(40)}-layer-${String(i).padStart(3, '0')}`);
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, `f${i}`), String(i));
+      layers.push(d);
+    }
+    return layers;
+  }
+
+  const snapshotterOver = (name: string, layers: string[]) => OverlaySnapshotter.open({
+    root: join(dir, `${name}-root`),
+    state: join(dir, `${name}-state`),
+    images: { resolveImage: async () => ({ id: `sha256:${name}`, chainIds: [], snapshotDirs: layers }) },
+  });
+
+  it('mounts 500 lowerdirs, overlayfs\'s limit', async () => {
+    const many = await snapshotterOver('max', layerDirs(OVERLAY_MAX_LOWER));
+    const m = await many.prepare('max', 'whatever');
+    try {
+      expect(readdirSync(m.mountpoint)).toHaveLength(500);
+      expect(readFileSync(join(m.mountpoint, 'f499'), 'utf8')).toBe('499');
+    } finally {
+      await many.remove('max');
+    }
+    expect((await mountedPaths()).has(m.mountpoint)).toBe(false);
+  });
+
+  it('refuses 600 layers as InvalidArgument naming the limit, before anything is made', async () => {
+    const many = await snapshotterOver('over', layerDirs(600));
+    const error = await many.prepare('over', 'whatever').then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'invalid-argument', message: 'image sha256:over has 600 layers; overlayfs stacks at most 500 (the kernel\'s OVL_MAX_STACK)' });
+    expect(await many.list()).toEqual([]);
+    const rw = join(dir, 'over-root', 'containers-rw');
+    expect(existsSync(rw) ? readdirSync(rw) : []).toEqual([]);
+  });
+
   it('mounts 120 lowerdirs, beyond what fits in one page of mount options', async () => {
     const layers: string[] = [];
     for (let i = 0; i < 120; i++) {

@@ -160,3 +160,36 @@ export async function removeKubeletPodCgroup(pod: KubeletPod, existedBefore: Rea
     for (const c of CGROUP_V1_CONTROLLERS) await rmdir(join('/sys/fs/cgroup', c, level)).catch(() => undefined);
   }
 }
+
+/**
+ * The hostname kubelet's RunPodSandbox carries (GeneratePodHostNameAndDomain, then
+ * GetNodenameForKernel): the pod's hostname or name cut to 63 characters, and with a subdomain
+ * and setHostnameAsFQDN, `<hostname>.<subdomain>.<namespace>.svc.<cluster domain>`, which ends
+ * in a dot when the node has no cluster domain (node e2e's default). kubelet refuses an FQDN
+ * over 64 characters itself. `domain` is what kubelet's /etc/hosts names next to the short name.
+ */
+export function kubeletHostname(o: { podName: string; namespace: string; hostname?: string; subdomain?: string; clusterDomain?: string; setHostnameAsFQDN?: boolean }): { hostname: string; short: string; domain: string } {
+  let short = o.hostname || o.podName;
+  if (short.length > 63) short = short.slice(0, 63).replace(/[-.]+$/, '');
+  const domain = o.subdomain ? `${o.subdomain}.${o.namespace}.svc.${o.clusterDomain ?? ''}` : '';
+  if (!o.setHostnameAsFQDN || !domain) return { hostname: short, short, domain };
+  const fqdn = `${short}.${domain}`;
+  if (fqdn.length > 64) throw new Error(`kubelet refuses FQDN ${fqdn}: ${fqdn.length} characters, at most 64`);
+  return { hostname: fqdn, short, domain };
+}
+
+/** The /etc/hosts kubelet writes for a pod that is not on the host network (managedHostsFileContent). */
+export function kubeletHostsFile(ip: string, short: string, domain: string): string {
+  const own = domain ? `${ip}\t${short}.${domain}\t${short}` : `${ip}\t${short}`;
+  return [
+    '# Kubernetes-managed hosts file.',
+    '127.0.0.1\tlocalhost',
+    '::1\tlocalhost ip6-localhost ip6-loopback',
+    'fe00::0\tip6-localnet',
+    'fe00::0\tip6-mcastprefix',
+    'fe00::1\tip6-allnodes',
+    'fe00::2\tip6-allrouters',
+    own,
+    '',
+  ].join('\n');
+}

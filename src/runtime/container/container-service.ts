@@ -4,7 +4,7 @@
 // releases the container and then writes the exit to its record.
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute } from 'node:path';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 import type { CallOptions, StreamIO } from '../../api/cri-service.js';
@@ -27,6 +27,8 @@ import { checkResources } from './resource-validation.js';
 import { applyResourceUpdate } from './resource-update.js';
 import { containerListItem, containerStatusOf } from './container-status.js';
 import { execProcessOf } from '../exec/exec-process.js';
+import { refuseNulBytes } from '../nul-bytes.js';
+import { containerLogPath } from './log-path.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
 import { deleteLater } from '../store/trash.js';
@@ -75,6 +77,8 @@ export class ContainerService {
     const config = storable(req.config ?? {});
     if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
     if (!config.image?.image) throw invalidArgument('container config needs an image');
+    refuseNulBytes(req.config, 'config');
+    refuseNulBytes(req.sandboxConfig, 'sandboxConfig');
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
@@ -96,7 +100,7 @@ export class ContainerService {
       const dir = ctx.containers.objectDir(id);
       const bundle = joinPath(dir, 'bundle');
       const logDir = podConfig.logDirectory || sandbox.config.logDirectory || '';
-      const logPath = config.logPath ? (isAbsolute(config.logPath) ? config.logPath : joinPath(logDir || dir, config.logPath)) : '';
+      const logPath = containerLogPath(logDir, config.logPath ?? '', dir);
       const record: ContainerRecord = {
         id,
         sandboxId: sandbox.id,
@@ -587,6 +591,7 @@ export class ContainerService {
 
   private async execProcess(id: string, cmd: string[] | undefined, tty: boolean): Promise<{ record: ContainerRecord; proc: OciProcess }> {
     if (!cmd?.length) throw invalidArgument('exec needs a command');
+    refuseNulBytes(cmd, 'cmd');
     const record = await this.get(id);
     if (record.state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${record.id} is not running (${record.state})`);
     return { record, proc: execProcessOf(record.bundle, cmd, tty) };

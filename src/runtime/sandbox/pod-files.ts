@@ -22,7 +22,8 @@ export function resolvConf(dns: cri.DNSConfigIn): string {
 
 export function hostsFile(hostname: string, ip?: string): string {
   const lines = ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'ff00::0\tip6-mcastprefix', 'ff02::1\tip6-allnodes', 'ff02::2\tip6-allrouters'];
-  if (ip) lines.push(`${ip}\t${hostname}`);
+  // The kernel takes any hostname bytes; one that /etc/hosts cannot hold as a name (blanks, `#`) gets no line.
+  if (ip && !/[\s#]/.test(hostname)) lines.push(`${ip}\t${hostname}`);
   return `${lines.join('\n')}\n`;
 }
 

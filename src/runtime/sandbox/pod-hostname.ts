@@ -2,29 +2,37 @@
 // /etc/hostname and $HOSTNAME, and its spec names none (runc then leaves the new UTS namespace
 // with the node's name). The metadata name is never used: CRI clients make it long
 // (critest's `PodSandbox-for-…-<uuid>`), and the kernel takes at most 64 bytes.
+//
+// An explicit hostname is handed to the kernel as it is, as containerd does: kubelet sends FQDNs
+// (setHostnameAsFQDN: `<pod>.<subdomain>.<namespace>.svc.<cluster domain>`, ending in a dot when
+// no cluster domain is set), and sethostname(2) takes any bytes up to 64. Only what the kernel
+// would refuse is refused, and a NUL, which no C string (pinns' argv, runc's sethostname) carries.
 import { hostname as nodeHostname } from 'node:os';
 import type * as cri from '../../api/cri.js';
 import { invalidArgument } from '../errors.js';
 
-/** The kernel's limit (__NEW_UTS_LEN); kubelet's setHostnameAsFQDN allows the same. */
-export const MAX_HOSTNAME_LENGTH = 64;
-const MAX_LABEL_LENGTH = 63;
-const LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+/** The kernel's limit in bytes (__NEW_UTS_LEN); kubelet's setHostnameAsFQDN allows the same. */
+export const MAX_HOSTNAME_BYTES = 64;
 
-/** Throws InvalidArgument unless `name` is a hostname the kernel and DNS both accept: dot-separated labels. */
+/** Throws InvalidArgument unless the kernel takes `name` as a hostname. */
 export function checkHostname(name: string): void {
   const problem = hostnameProblem(name);
-  if (problem) throw invalidArgument(`pod hostname "${name}" is invalid: ${problem}`);
+  if (problem) throw invalidArgument(`pod hostname ${JSON.stringify(name)} is invalid: ${problem}`);
 }
 
-/** Why `name` cannot be a hostname, or undefined when it can. */
+/** Why sethostname(2) would not take `name`, or undefined when it would. */
 export function hostnameProblem(name: string): string | undefined {
-  if (name.length > MAX_HOSTNAME_LENGTH) return `${name.length} characters, at most ${MAX_HOSTNAME_LENGTH} allowed`;
-  for (const label of name.split('.')) {
-    if (label.length > MAX_LABEL_LENGTH) return `label "${label}" has ${label.length} characters, at most ${MAX_LABEL_LENGTH} allowed`;
-    if (!LABEL.test(label)) return 'each dot-separated label must be letters, digits and inner hyphens (an RFC 1123 DNS label)';
-  }
+  const bytes = Buffer.byteLength(name);
+  if (bytes > MAX_HOSTNAME_BYTES) return `${bytes} bytes, the kernel takes at most ${MAX_HOSTNAME_BYTES}`;
+  if (name.includes('\0')) return 'it contains a NUL byte';
   return undefined;
+}
+
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+
+/** Whether `name` is dot-separated RFC 1123 labels of at most 63 characters (64 in all): a name DNS takes. */
+export function isDnsHostname(name: string): boolean {
+  return name.length <= MAX_HOSTNAME_BYTES && name.split('.').every((label) => label.length <= 63 && DNS_LABEL.test(label));
 }
 
 export interface PodHostname {

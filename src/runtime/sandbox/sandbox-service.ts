@@ -20,6 +20,7 @@ import type { OciRuntime } from '../oci/oci-runtime.js';
 import { ensurePauseImage } from './pause-image.js';
 import { writePodFiles } from './pod-files.js';
 import { podHostname, type PodHostname } from './pod-hostname.js';
+import { refuseNulBytes } from '../nul-bytes.js';
 import { HOST_SHM, mountPodShm, unmountPodShm } from './pod-shm.js';
 import { runtimeFailpoint, type PodReleaseOp } from '../recovery/failpoints.js';
 import { creatorAlive, currentCreator } from '../recovery/creator.js';
@@ -109,6 +110,8 @@ export class SandboxService {
     const meta = config.metadata;
     if (!meta?.name || !meta.namespace || !meta.uid) throw invalidArgument('pod sandbox metadata needs name, namespace and uid');
     checkPortMappings(config);
+    const hostname = podHostname(config, sandboxNamespaceModes(config).network === 'NODE');
+    refuseNulBytes(config, 'config');
     // Read before anything is acquired: a bad profile then costs nothing to undo.
     const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
     // A RuntimeClass naming a handler that is not configured must fail, as in containerd, not
@@ -117,7 +120,6 @@ export class SandboxService {
     if (!this.ctx.runtimes.has(handler)) throw invalidArgument(`no runtime for "${handler}" is configured`);
     checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
     checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
-    const hostname = podHostname(config, sandboxNamespaceModes(config).network === 'NODE');
     checkPodSysctls(config.linux?.sysctls, sandboxNamespaceModes(config));
     const ctx = this.ctx;
     const id = newId();

@@ -2,24 +2,27 @@
 // `fs` is one layer's diff in overlay form, usable as an overlay lowerdir.
 // A snapshot is extracted into root/snapshots/.tmp-<pid>-<rand> and renamed
 // into place after meta.json is written, so a present snapshot dir is always
-// complete; extraction of one chain ID is serialised by a per-snapshot lock. Removal renames the
-// snapshot into .tmp (atomic: it is gone under its name at once) and deletes its files after the
+// complete; extraction of one chain ID is serialised by a per-snapshot lock. Removal (gc) renames the
+// snapshots into one dir under .tmp (atomic: each is gone under its name at once) and deletes it after the
 // call returns; a process that dies first leaves the dir to the next init's .tmp cleanup.
 // .tmp carries ext4's "top of directory hierarchies" flag, so each unpack lands in a block group
 // of its own (see store/top-directory.ts).
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { fsyncDir, writeJsonAtomic } from '../store/atomic-file.js';
 import { JsonFileCache } from '../store/json-cache.js';
-import { removeHeldLock, withFileLock } from '../store/lock.js';
+import { withFileLock } from '../store/lock.js';
 import { digestHex } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { cleanTempDir } from '../store/blob-store.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
-import { deleteLater } from '../store/trash.js';
+import { deleteTree } from '../store/delete-tree.js';
 import { joinPath } from '../store/path-join.js';
-import { hasRunProcess, runProcess } from '../native.js';
 import { placeChildTreesApart } from '../store/top-directory.js';
+
+/** Renames made on the calling thread before it yields to other work. */
+const SYNC_SLICE = 256;
 
 export interface LayerSnapshotMeta {
   chainId: string;
@@ -115,25 +118,37 @@ export class LayerStore {
     return names.filter((n) => /^[0-9a-f]{64}$/.test(n)).map((n) => `sha256:${n}`);
   }
 
-  /** Deletes a snapshot under its lock (the caller checked nothing uses it). */
-  async remove(chainId: string): Promise<void> {
-    const hex = digestHex(chainId);
-    await withFileLock(joinPath(this.lockDir, `${hex}.lock`), async () => {
-      // Rename first so a crash mid-delete never leaves a half snapshot under its real name.
-      await mkdirPrivate(this.tmpDir);
-      const doomed = joinPath(this.tmpDir, `${process.pid}-rm-${hex.slice(0, 12)}-${randomBytes(3).toString('hex')}`);
-      try {
-        await rename(joinPath(this.dir, hex), doomed);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-        throw error;
+  /**
+   * Deletes many snapshots at once (gc). The caller holds the image root's gc lock exclusively, and
+   * every writer of snapshots (ensure, under addingContent) holds it shared, so no snapshot's own
+   * lock is taken. Each is renamed (atomic: gone under its name at once) into one dir under .tmp,
+   * which one `rm -rf` deletes after the call returns; a process that dies first leaves it to the
+   * next init's .tmp cleanup. Renames and lock-file unlinks are one syscall each, made on the
+   * calling thread in slices (a thread-pool round trip apiece cost more than the call itself).
+   */
+  async removeMany(chainIds: string[]): Promise<void> {
+    if (chainIds.length === 0) return;
+    await mkdirPrivate(this.tmpDir);
+    const batch = joinPath(this.tmpDir, `${process.pid}-rm-${randomBytes(6).toString('hex')}`);
+    mkdirSync(batch, { mode: 0o700 });
+    try {
+      for (let i = 0; i < chainIds.length; i += SYNC_SLICE) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        for (const chainId of chainIds.slice(i, i + SYNC_SLICE)) {
+          const hex = digestHex(chainId);
+          try {
+            renameSync(joinPath(this.dir, hex), joinPath(batch, hex));
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          }
+          rmSync(joinPath(this.lockDir, `${hex}.lock`), { force: true });
+        }
       }
-      removeHeldLock(joinPath(this.lockDir, `${hex}.lock`));
-      // Unlinking a layer's files takes longer than everything else in an image removal; nothing
-      // reads them any more, so the caller does not wait for it.
-      const deletion: Promise<void> = deleteSnapshotFiles(doomed).finally(() => this.deleting.delete(deletion));
+    } finally {
+      // What was moved goes, whatever stopped the loop.
+      const deletion: Promise<void> = deleteTree(batch).finally(() => this.deleting.delete(deletion));
       this.deleting.add(deletion);
-    });
+    }
   }
 
   /** Resolves once the files of every snapshot removed so far are deleted. */
@@ -142,18 +157,3 @@ export class LayerStore {
   }
 }
 
-/**
- * Deletes a renamed-away snapshot tree with `rm -rf`, started from one of the addon's worker threads: the
- * daemon then does no work per file (a layer has hundreds to tens of thousands, each ~60 µs of
- * event loop through Node's fs), and sends the thread pool nothing. Node's recursive rm sent it one
- * call per entry at once, and the next calls' own reads and writes (often the pull of the image just
- * removed) queued behind them. Without the addon, or when rm fails: the trash's way, one call at a time.
- */
-async function deleteSnapshotFiles(path: string): Promise<void> {
-  if (hasRunProcess()) {
-    // This process's environment (PATH finds rm), read by the addon; C locale for its messages.
-    const out = await runProcess('rm', ['rm', '-rf', '--one-file-system', '--', path], { env: null, extra: ['LC_ALL=C'] }, null, null, -1, 4096).catch(() => undefined);
-    if (out && out.errno === 0 && out.exitCode === 0) return;
-  }
-  await deleteLater(path);
-}

@@ -45,6 +45,8 @@ export interface ContainerSnapshot extends SnapshotMounts {
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 // The kernel copies mount options into one page.
 const MAX_MOUNT_DATA = 4000;
+/** Lower layers one overlay mount takes (the kernel's OVL_MAX_STACK); containerd's overlay snapshotter has the same bound. */
+export const OVERLAY_MAX_LOWER = 500;
 
 export interface OverlaySnapshotterOptions {
   root: string;
@@ -98,6 +100,10 @@ export class OverlaySnapshotter {
       const fresh = !record;
       if (!record) {
         const resolved = typeof image === 'string' ? await this.opts.images.resolveImage(image) : image;
+        // Checked before anything is made: the kernel's refusal is a bare EINVAL from mount(2).
+        if (resolved.snapshotDirs.length > OVERLAY_MAX_LOWER) {
+          throw invalidArgument(`image ${resolved.id} has ${resolved.snapshotDirs.length} layers; overlayfs stacks at most ${OVERLAY_MAX_LOWER} (the kernel's OVL_MAX_STACK)`);
+        }
         const base = joinPath(this.rwDir, key);
         const upperdir = joinPath(base, 'fs');
         const workdir = joinPath(base, 'work');
