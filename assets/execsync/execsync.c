@@ -4,6 +4,8 @@
  *
  *   execsync < PLAN            run a process; the plan (below) comes on stdin, and stdin is
  *                              then at its end for the process, as under `runc exec`
+ *   execsync --plan FILE       the same with the plan read from FILE: the process gets this
+ *                              stdin (a streaming exec's), as `runc exec --process FILE` does
  *   execsync --seccomp PID     write the seccomp filter installed on PID (the container's init,
  *                              put there by runc from the spec) to stdout, as raw sock_filter
  *                              records; exit 3 when PID does not have exactly one filter
@@ -499,9 +501,10 @@ static void child(struct plan *p, int nsfds[NNS], int cgfds[], int errfd) {
   fail("exec %s: %s", binary, strerror(errno));
 }
 
-static int run(void) {
+static int run(int planfd) {
   size_t len;
-  char *buf = read_all(0, &len);
+  char *buf = read_all(planfd, &len);
+  if (planfd != 0) close(planfd);
   if (!buf) fail("read plan: %s", strerror(errno));
   static struct plan p;
   parse_plan(&p, buf, len);
@@ -561,9 +564,17 @@ static int run(void) {
 
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--seccomp")) return dump_seccomp(strtol(argv[2], NULL, 10));
+  if (argc == 3 && !strcmp(argv[1], "--plan")) {
+    int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      fprintf(stderr, "exec failed: open plan %s: %s", argv[2], strerror(errno));
+      return 255;
+    }
+    return run(fd);
+  }
   if (argc != 1) {
-    fprintf(stderr, "usage: execsync < PLAN  |  execsync --seccomp PID\n");
+    fprintf(stderr, "usage: execsync < PLAN  |  execsync --plan FILE  |  execsync --seccomp PID\n");
     return 2;
   }
-  return run();
+  return run(0);
 }

@@ -8,6 +8,7 @@
 // runc's own exec still working on its state.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execSyncWithoutRunc } from '../../src/runtime/exec/exec-sync-helper.js';
 import { run } from '../rig/proc.js';
@@ -158,6 +159,17 @@ describe('ExecSync without runc', () => {
       expect(viaRunc.stdout).toMatch(/Max open files\s+(512|1024)\s+1024 /);
       const withoutNofile = (o: typeof viaRunc) => ({ ...o, stdout: o.stdout?.replace(/^Max open files.*$/m, '') });
       expect(withoutNofile(viaHelper)).toEqual(withoutNofile(viaRunc));
+      // A streaming exec (crictl exec without -t) runs under the helper too, with the spec's limits.
+      calls.length = 0;
+      for (let i = 0; i < 3; i++) {
+        const out = new PassThrough();
+        const chunks: Buffer[] = [];
+        out.on('data', (b: Buffer) => chunks.push(b));
+        const code = await fx.engine.streamInProcess('exec', { containerId, cmd: ['sh', '-c', 'cat /proc/self/limits'], stdout: true, stderr: true }, { stdout: out, stderr: out, tty: false });
+        expect(code).toBe(0);
+        expect(Buffer.concat(chunks).toString()).toMatch(/Max open files\s+512\s+1024 /);
+      }
+      expect(calls.filter((c) => c !== 'seccomp-copy')).toEqual(['helper', 'helper', 'helper']);
     } finally {
       await fx.engine.removePodSandbox({ podSandboxId });
     }

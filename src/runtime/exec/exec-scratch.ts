@@ -31,7 +31,7 @@ export interface ExecScratch {
  * system refuses the write, in a new dir under `fallbackRoot` (0700, made by mkdtemp). Other errors
  * are thrown.
  */
-export function writeExecScratch(dir: string, token: string, spec: string, fallbackRoot = EXEC_SCRATCH_FALLBACK): ExecScratch {
+export function writeExecScratch(dir: string, token: string, spec: string | Buffer, fallbackRoot = EXEC_SCRATCH_FALLBACK): ExecScratch {
   const specFile = joinPath(dir, `exec-${token}.json`);
   const pidFile = joinPath(dir, `exec-${token}.pid`);
   try {

@@ -255,12 +255,24 @@ export class RuncConmonRuntime implements OciRuntime {
     }
     await io.opened;
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    // Beside runc's state, or off a full disk (exec-scratch.ts), as ExecSync's.
-    const scratch = writeExecScratch(joinPath(this.opts.runcRoot, id), token, JSON.stringify({ ...proc, terminal: false }));
-    const { specFile, pidFile } = scratch;
+    const spec = { ...proc, terminal: false };
+    const stateDir = joinPath(this.opts.runcRoot, id);
+    // The execsync helper when it can do all the process asks for, as ExecSync: besides its cost,
+    // runc 1.1.5 gives an exec'd process a soft RLIMIT_NOFILE raised to the hard one (its Go init
+    // races the limits it sets: runc#4195), the helper the spec's exact limits.
+    const helperPidFile = joinPath(stateDir, `exec-${token}.pid`);
+    const planned = execSyncWithoutRunc(this.runc) ? await this.execSyncHelper.plan(id, spec, helperPidFile) : undefined;
+    if (planned && 'fallback' in planned) this.opts.debug?.(`exec in ${id} runs under runc exec: ${planned.fallback}`);
+    const plan = planned && 'plan' in planned ? planned.plan : undefined;
+    // The spec (or the helper's plan) beside runc's state, or off a full disk (exec-scratch.ts), as ExecSync's.
+    const scratch = writeExecScratch(stateDir, token, plan ?? JSON.stringify(spec));
+    const { specFile } = scratch;
+    const pidFile = plan ? helperPidFile : scratch.pidFile;
     try {
       // Not child_process: a fork of the daemon per session held its event loop under a burst of execs.
-      const child = await this.opts.runner.spawnPiped({ cmd: this.runc, args: [...this.base(), 'exec', '--process', specFile, '--pid-file', pidFile, id] });
+      const child = await this.opts.runner.spawnPiped(plan
+        ? { cmd: EXECSYNC_BINARY, args: ['--plan', specFile] }
+        : { cmd: this.runc, args: [...this.base(), 'exec', '--process', specFile, '--pid-file', pidFile, id] });
       // The session's work ends with it: a client that went away (or was dropped for stopping
       // reading, at the streaming idle timeout) takes the process it started with it, killed while
       // runc still waits on it, as ExecSync's timeout kills.
@@ -278,6 +290,7 @@ export class RuncConmonRuntime implements OciRuntime {
       return exit.code;
     } finally {
       scratch.release();
+      if (plan) rmSync(helperPidFile, { force: true });
     }
   }
 
