@@ -2,6 +2,7 @@
 // the engine process; its exit is observed from conmon's exit file (by the
 // daemon's exit watch as it happens, else by the next read: refresh), which
 // releases the container and then writes the exit to its record.
+import { podFilesDir, snapshotIdmap } from '../sandbox/pod-userns.js';
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
@@ -118,7 +119,7 @@ export class ContainerService {
       undo.push('release name', () => ctx.containerNames.release(name, id));
       runtimeFailpoint('create-after-name');
       // Its record's fsync overlaps the container record's commit below.
-      const snap = await ctx.snapshots.prepare(id, image, { durable: false });
+      const snap = await ctx.snapshots.prepare(id, image, { durable: false, idmap: snapshotIdmap(ctx.paths, sandbox) });
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
       const built = buildContainerSpec({
@@ -133,10 +134,11 @@ export class ContainerService {
           utsnsPath: sandbox.utsnsPath,
           namespaces: sandbox.namespaces,
           hostname: sandbox.hostname,
-          hostsPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hosts'),
-          hostnamePath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
-          resolvConfPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
+          hostsPath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'hosts'),
+          hostnamePath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'hostname'),
+          resolvConfPath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'resolv.conf'),
           shmPath: sandbox.shmPath,
+          userns: sandbox.userns && sandbox.usernsPath ? { path: sandbox.usernsPath, ...sandbox.userns } : undefined,
         },
         image: {
           config: image.config.config,
