@@ -66,7 +66,7 @@ export class Engine implements RuntimeApi, ImageApi {
       placeChildTreesApart(dir);
     }
     // Before anything reads the trees: a root made by an older version has listable, traversable dirs.
-    await tightenEngineTree([paths.root, paths.state]);
+    await tightenEngineTree([paths.root, paths.state], [paths.usernsShareDir]);
     for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir, paths.ipcnsDir, paths.utsnsDir, paths.usernsDir]) await mkdirPrivate(dir);
     placeChildTreesApart(paths.runcRoot); // runc's state dir per container (on tmpfs in most setups: no flag there)
     const images = await ImageService.open({

@@ -108,6 +108,19 @@ describe('runtime: pods with a user namespace', () => {
     expect(await mountsUnder(fx.dir)).toEqual([]);
   }, 120_000);
 
+  it('makes and runs containers in a pod with a user namespace after the engine reopens (as after a daemon restart)', async () => {
+    const pod = usernsPod('userns-reopen', 'CONTAINER');
+    const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod });
+    const e = await fx.reopen();
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    const r = await e.execSync({ containerId, cmd: ['stat', '-c', '%u', '/bin/busybox', '/etc/hosts'], timeout: 20 });
+    expect(r.stdout.toString()).toBe('0\n0\n');
+    await e.removePodSandbox({ podSandboxId });
+    expect(await mountsUnder(fx.dir)).toEqual([]);
+    expect(await readdir(join(fx.options.state, 'userns-share'))).toEqual([]);
+  }, 120_000);
+
   it('answers Status with user_namespaces for runc', async () => {
     const status = await fx.engine.status({});
     expect(status.runtimeHandlers.find((h) => h.name === '')?.features?.userNamespaces).toBe(true);
@@ -137,6 +150,18 @@ describe('runtime: pods with a user namespace', () => {
       expect(await readdir(join(fx.options.state, 'userns'))).toEqual([]);
     });
   }
+
+  it('refuses (FailedPrecondition) while a directory above the state dir keeps the pod\'s root out', async () => {
+    await chmod(fx.dir, 0o700);
+    try {
+      const run = fx.engine.runPodSandbox({ config: usernsPod('userns-unreachable', 'CONTAINER') });
+      await expect(run).rejects.toThrow(/keeps the pod's root from the pod's rootfs/);
+      await run.catch((error) => expect(isKind(error, 'failed-precondition')).toBe(true));
+    } finally {
+      await chmod(fx.dir, 0o711);
+    }
+    expect(await readdir(join(fx.options.state, 'userns'))).toEqual([]);
+  });
 
   it('runs a pod with mode NODE in the node user namespace, as before', async () => {
     const e = fx.engine;

@@ -29,7 +29,7 @@ import { CgroupWriteError } from '../oci/cgroup-writer.js';
 import { ensurePodCgroup, podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
 import { detectCgroupVersion } from '../oci/cgroups.js';
 import { podFilesDir, podRootOwner, podUserns, snapshotIdmap } from './pod-userns.js';
-import { makeUsernsShare, removeUsernsShare } from './userns-share.js';
+import { checkShareReachable, makeUsernsShare, removeUsernsShare } from './userns-share.js';
 import { supportsUserNamespaces } from '../oci/runtime-handlers.js';
 import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, podPinPaths, type PodPins } from './pod-namespaces.js';
 
@@ -115,6 +115,7 @@ export class SandboxService {
     checkPodSysctls(config.linux?.sysctls, sandboxNamespaceModes(config));
     const userns = podUserns(config, sandboxNamespaceModes(config));
     if (userns && !supportsUserNamespaces(this.ctx.runtimes.entry(handler))) throw invalidArgument(`runtime handler "${handler}" does not support user namespaces`);
+    if (userns) checkShareReachable(this.ctx.paths);
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();

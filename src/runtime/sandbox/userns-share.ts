@@ -7,8 +7,9 @@
 // rootfs/, its containers' (and pause's) rootfs mounts. No other host user
 // can list or enter it. Removal never recurses: mounts are detached, then
 // each known entry goes by name.
-import { chownSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { chownSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { failedPrecondition } from '../errors.js';
 import type { EnginePaths } from '../config/engine-config.js';
 import { MNT, umount2 } from '../native.js';
 import { unmountPodShm } from './pod-shm.js';
@@ -22,6 +23,18 @@ export function usernsShareDir(paths: EnginePaths, podId: string): string {
 /** Where the pod's containers' rootfs mounts go (the snapshotter's mountDir for them). */
 export function usernsRootfsDir(paths: EnginePaths, podId: string): string {
   return join(usernsShareDir(paths, podId), 'rootfs');
+}
+
+/**
+ * Throws FailedPrecondition when a directory above the share dir keeps others out (a state dir
+ * under a 0700 dir): runc, as the pod's root, could not reach the pod's rootfs.
+ */
+export function checkShareReachable(paths: EnginePaths): void {
+  for (let dir = dirname(paths.usernsShareDir); ; dir = dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if (!(mode & 0o001)) throw failedPrecondition(`user namespaces: ${dir} (mode ${(mode & 0o777).toString(8)}) keeps the pod's root from the pod's rootfs under ${paths.usernsShareDir}: every directory above it needs o+x`);
+    if (dir === dirname(dir)) return;
+  }
 }
 
 /** Makes the pod's dir and its rootfs dir, reachable by the pod's root group only. */

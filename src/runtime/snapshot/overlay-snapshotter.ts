@@ -20,6 +20,7 @@ import { mkdirPrivate } from '../store/private-dirs.js';
 import { placeChildTreesApart } from '../store/top-directory.js';
 import { discard, makeTrash } from '../store/trash.js';
 import { joinPath } from '../store/path-join.js';
+import { runtimeFailpoint } from '../recovery/failpoints.js';
 
 /** What the snapshotter needs from the image service. */
 export interface ImageResolver {
@@ -259,6 +260,7 @@ export class OverlaySnapshotter {
         idmapMount(lower, at, record.idmap.usernsPath);
         lowers.push(at);
       }
+      runtimeFailpoint('idmap-after-layers');
       await this.mountOverlay(record, lowers);
     } finally {
       // The overlay holds its own references to its layers: the clones need not stay attached.
