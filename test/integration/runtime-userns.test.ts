@@ -4,7 +4,7 @@
 // (the layers on disk are untouched), the pod's files and /dev/shm belong to
 // the pod's root, with and without a pause container; bad options are refused
 // before anything is made; nothing is left behind.
-import { chmod, readdir, readlink, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readlink, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isKind } from '../../src/runtime/errors.js';
@@ -120,6 +120,62 @@ describe('runtime: pods with a user namespace', () => {
     expect(await mountsUnder(fx.dir)).toEqual([]);
     expect(await readdir(join(fx.options.state, 'userns-share'))).toEqual([]);
   }, 120_000);
+
+  it('shows volumes through idmapped mounts: host owners inside, the container\'s writes land with its IDs, a file volume too', async () => {
+    const e = fx.engine;
+    const vol = join(fx.dir, 'vol');
+    await mkdir(vol, { mode: 0o755 });
+    await writeFile(join(vol, 'root-file'), 'r');
+    await writeFile(join(vol, 'user-file'), 'u');
+    await chown(join(vol, 'user-file'), 1000, 1001);
+    const single = join(fx.dir, 'single-file');
+    await writeFile(single, 'one\n');
+    const pod = usernsPod('userns-volumes', 'CONTAINER');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: {
+        metadata: { name: 'c' },
+        image: { image: BUSYBOX_REF },
+        command: ['sleep', '3600'],
+        mounts: [
+          { containerPath: '/vol', hostPath: vol },
+          { containerPath: '/etc/single', hostPath: single, readonly: true },
+        ],
+      },
+    });
+    await e.startContainer({ containerId });
+    expect(await sh(containerId, 'stat -c "%u:%g %n" /vol /vol/root-file /vol/user-file /etc/single; cat /etc/single')).toBe('0:0 /vol\n0:0 /vol/root-file\n1000:1001 /vol/user-file\n0:0 /etc/single\none\n');
+    await sh(containerId, 'echo w > /vol/written && chown 7:8 /vol/written');
+    const written = await stat(join(vol, 'written'));
+    expect([written.uid, written.gid]).toEqual([7, 8]);
+    // The volume's status shows the host path asked for, not the idmapped clone.
+    const status = await e.containerStatus({ containerId });
+    expect(status.status?.mounts?.map((m) => m.hostPath)).toEqual([vol, single]);
+    await e.removeContainer({ containerId });
+    expect(await readdir(join(fx.options.state, 'userns-share', podSandboxId, 'volumes'))).toEqual([]);
+    await e.removePodSandbox({ podSandboxId });
+    expect(await mountsUnder(fx.dir)).toEqual([]);
+    expect(await readdir(vol)).toEqual(['root-file', 'user-file', 'written'].sort());
+  }, 120_000);
+
+  it('refuses a volume whose file system cannot be idmapped (InvalidArgument), leaving nothing', async () => {
+    const e = fx.engine;
+    const pod = usernsPod('userns-proc-volume', 'CONTAINER');
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const create = e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['true'], mounts: [{ containerPath: '/host-proc', hostPath: '/proc/sys' }] },
+    });
+    await expect(create).rejects.toThrow(/does not support idmapped mounts/);
+    await create.catch((error) => expect(isKind(error, 'invalid-argument')).toBe(true));
+    expect((await e.listContainers({ filter: { podSandboxId } })).containers).toEqual([]);
+    expect(await readdir(join(fx.options.state, 'userns-share', podSandboxId, 'volumes')).catch(() => [])).toEqual([]);
+    await e.removePodSandbox({ podSandboxId });
+    expect(await mountsUnder(fx.dir)).toEqual([]);
+  }, 60_000);
 
   it('answers Status with user_namespaces for runc', async () => {
     const status = await fx.engine.status({});

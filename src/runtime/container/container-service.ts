@@ -3,6 +3,7 @@
 // daemon's exit watch as it happens, else by the next read: refresh), which
 // releases the container and then writes the exit to its record.
 import { podFilesDir, snapshotIdmap } from '../sandbox/pod-userns.js';
+import { idmapVolumes, releaseVolumes } from './userns-volumes.js';
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
@@ -122,10 +123,15 @@ export class ContainerService {
       const snap = await ctx.snapshots.prepare(id, image, { durable: false, idmap: snapshotIdmap(ctx.paths, sandbox) });
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
+      let specConfig = config;
+      if (sandbox.userns && sandbox.usernsPath && config.mounts?.length) {
+        undo.push('release idmapped volumes', async () => releaseVolumes(ctx.paths, sandbox.id, id));
+        specConfig = { ...config, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, config.mounts) };
+      }
       const built = buildContainerSpec({
         id,
         rootfs: snap.mountpoint,
-        config,
+        config: specConfig,
         sandbox: {
           id: sandbox.id,
           pausePid: sandbox.pid,
@@ -454,6 +460,7 @@ export class ContainerService {
       if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
       await this.oci(r).release(id);
       runtimeFailpoint('rm-after-runtime-delete');
+      releaseVolumes(this.ctx.paths, r.sandboxId, id);
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
@@ -515,6 +522,7 @@ export class ContainerService {
       await this.oci(record).delete(record.id, true).catch(() => undefined);
     }
     await this.oci(record).release(record.id).catch(() => undefined);
+    releaseVolumes(this.ctx.paths, record.sandboxId, record.id);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
     await this.ctx.containerNames.release(record.name, record.id);

@@ -13,6 +13,7 @@ import { failedPrecondition } from '../errors.js';
 import type { EnginePaths } from '../config/engine-config.js';
 import { MNT, umount2 } from '../native.js';
 import { unmountPodShm } from './pod-shm.js';
+import { releaseAllVolumes } from '../container/userns-volumes.js';
 
 export const SHARE_DIR_MODE = 0o710;
 
@@ -74,6 +75,7 @@ export async function removeUsernsShare(paths: EnginePaths, podId: string): Prom
     detach(join(rootfs, name));
     rmdirSync(join(rootfs, name));
   }
+  releaseAllVolumes(paths, podId);
   await unmountPodShm(join(dir, 'shm'));
   for (const file of ['hosts', 'hostname', 'resolv.conf']) rmSync(join(dir, file), { force: true });
   for (const d of [rootfs, join(dir, 'shm'), dir]) {
