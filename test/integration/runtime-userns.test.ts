@@ -177,6 +177,22 @@ describe('runtime: pods with a user namespace', () => {
     expect(await mountsUnder(fx.dir)).toEqual([]);
   }, 60_000);
 
+  it('sets the pod\'s network and IPC sysctls and hostname in namespaces owned by its user namespace', async () => {
+    const e = fx.engine;
+    const pod = podConfig('userns-sysctls', {
+      hostname: 'userns-host',
+      linux: {
+        sysctls: { 'net.ipv4.ip_unprivileged_port_start': '0', 'kernel.shmmni': '123' },
+        securityContext: { namespaceOptions: { network: 'POD', pid: 'CONTAINER', ipc: 'POD', usernsOptions: { mode: 'POD', uids: MAPPING, gids: MAPPING } } },
+      },
+    });
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({ podSandboxId, sandboxConfig: pod, config: { metadata: { name: 'c' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] } });
+    await e.startContainer({ containerId });
+    expect(await sh(containerId, 'cat /proc/sys/net/ipv4/ip_unprivileged_port_start /proc/sys/kernel/shmmni; hostname')).toBe('0\n123\nuserns-host\n');
+    await e.removePodSandbox({ podSandboxId });
+  }, 60_000);
+
   it('answers Status with user_namespaces for runc', async () => {
     const status = await fx.engine.status({});
     expect(status.runtimeHandlers.find((h) => h.name === '')?.features?.userNamespaces).toBe(true);
