@@ -224,7 +224,7 @@ export class SandboxService {
     await ensurePodCgroup(path, detectCgroupVersion()).catch((error: Error) => this.ctx.warn(`pod ${record.id}: making cgroup ${path}: ${error.message}`));
   }
 
-  /** One pinns run: the pod's net, IPC and UTS namespaces (those it does not share with the node), lo up, hostname, sysctls. */
+  /** One pinns run: the pod's user namespace (userns mode POD, made first), its net, IPC and UTS namespaces (those it does not share with the node), lo up, hostname, sysctls. */
   private async pinNamespaces(record: SandboxRecord, hostname: PodHostname, undo: Undo): Promise<void> {
     const pins = podPinPaths(this.ctx.paths, record.id, record.namespaces, record.userns);
     if (!pinList(pins).length) return;
