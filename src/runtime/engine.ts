@@ -14,7 +14,7 @@ import type { EngineContext } from './engine-context.js';
 import { ImageService } from './image/image-service.js';
 import { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
 import { ProcessRunner } from './oci/process-runner.js';
-import { openRuntimeHandlers } from './oci/runtime-handlers.js';
+import { openRuntimeHandlers, supportsUserNamespaces } from './oci/runtime-handlers.js';
 import { hostOomScoreFloor } from './oci/oom-score.js';
 import { probeHugepageSizes } from './oci/hugetlb.js';
 import { CniManager } from './network/cni.js';
@@ -66,8 +66,8 @@ export class Engine implements RuntimeApi, ImageApi {
       placeChildTreesApart(dir);
     }
     // Before anything reads the trees: a root made by an older version has listable, traversable dirs.
-    await tightenEngineTree([paths.root, paths.state]);
-    for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir, paths.ipcnsDir, paths.utsnsDir]) await mkdirPrivate(dir);
+    await tightenEngineTree([paths.root, paths.state], [paths.usernsShareDir]);
+    for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir, paths.ipcnsDir, paths.utsnsDir, paths.usernsDir]) await mkdirPrivate(dir);
     placeChildTreesApart(paths.runcRoot); // runc's state dir per container (on tmpfs in most setups: no flag there)
     const images = await ImageService.open({
       root: options.root,
@@ -381,7 +381,10 @@ export class Engine implements RuntimeApi, ImageApi {
       // "" (the default) first, then every configured handler by name, as containerd lists them.
       runtimeHandlers: await Promise.all(['', ...this.ctx.runtimes.names()].map(async (name) => ({
         name,
-        features: { recursiveReadOnlyMounts: (await this.ctx.runtimes.entry(name).features()).recursiveReadOnlyMounts, userNamespaces: false },
+        features: {
+          recursiveReadOnlyMounts: (await this.ctx.runtimes.entry(name).features()).recursiveReadOnlyMounts,
+          userNamespaces: supportsUserNamespaces(this.ctx.runtimes.entry(name)),
+        },
       }))),
       features: { supplementalGroupsPolicy: true, userNamespacesHostNetwork: false, mountOptions: false },
     };

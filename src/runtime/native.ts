@@ -18,6 +18,7 @@ interface NativeBinding {
   markTopDirectory?(path: string): boolean;
   mount(source: string | null, target: string, fstype: string | null, flags: number, data: string | null): void;
   umount2(target: string, flags: number): void;
+  idmapMount?(source: string, target: string, usernsPath: string, recursive: boolean): void;
   peercred(fd: number): PeerCredentials;
   execve(path: string, argv: string[], env: string[]): never;
   runProcess?(
@@ -187,6 +188,18 @@ export function mount(source: string | null, target: string, fstype: string | nu
 
 export function umount2(target: string, flags = 0): void {
   load().umount2(target, flags);
+}
+
+/**
+ * Attaches at `target` an idmapped clone of the mount tree at `source` (open_tree, mount_setattr
+ * MOUNT_ATTR_IDMAP with the user namespace pinned at `usernsPath`, move_mount): inside that
+ * namespace, files show with the IDs its mapping gives their owners. `recursive` takes submounts too
+ * (each must support idmapping).
+ */
+export function idmapMount(source: string, target: string, usernsPath: string, recursive = false): void {
+  const binding = load();
+  if (!binding.idmapMount) throw internal('the native addon has no idmapMount: rebuild it (npm run build)');
+  binding.idmapMount(source, target, usernsPath, recursive);
 }
 
 /**

@@ -16,7 +16,7 @@ import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
-import { CREATE_FAILPOINTS, EXIT_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
+import { CREATE_FAILPOINTS, EXIT_FAILPOINTS, IDMAP_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 type PidMode = 'POD' | 'CONTAINER';
 /** Each failpoint runs on a pod without a pause; those around the pause's own steps also on one with it. */
@@ -29,8 +29,10 @@ let client: RawCriClient;
 let busybox: string;
 let baselineMounts: string[] = [];
 
-/** A pod as kubelet sends it: PID CONTAINER has no pause container, PID POD shares one. */
-function podConfig(app: string, pid: PidMode): CriMessage {
+const USERNS_MAPPING = [{ containerId: 0, hostId: 362144, length: 65536 }];
+
+/** A pod as kubelet sends it: PID CONTAINER has no pause container, PID POD shares one; `userns`: hostUsers false. */
+function podConfig(app: string, pid: PidMode, userns = false): CriMessage {
   const name = `${app}-${randomUUID()}`;
   const uid = randomUUID();
   return {
@@ -39,7 +41,12 @@ function podConfig(app: string, pid: PidMode): CriMessage {
     logDirectory: join(daemon.dir, 'logs', `crash-points_${name}_${uid}`),
     labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'crash-points', 'io.kubernetes.pod.uid': uid },
     annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
-    linux: { cgroupParent: `/${cgroupParent}`, securityContext: { namespaceOptions: { network: 0, pid: pid === 'POD' ? 0 : 1, ipc: 0 } } },
+    linux: {
+      cgroupParent: `/${cgroupParent}`,
+      securityContext: {
+        namespaceOptions: { network: 0, pid: pid === 'POD' ? 0 : 1, ipc: 0, ...(userns ? { usernsOptions: { mode: 0, uids: USERNS_MAPPING, gids: USERNS_MAPPING } } : {}) },
+      },
+    },
   };
 }
 
@@ -125,8 +132,10 @@ async function leftovers(): Promise<Record<string, string[]>> {
     names: await both('names'),
     locks: await both('locks'),
     mounts: (await mountsUnder(daemon.dir)).filter((m) => !baselineMounts.includes(m)),
-    // Namespace pins: network, IPC and UTS.
-    netns: (await Promise.all(['netns', 'ipcns', 'utsns'].map((d) => readdir(join(daemon.state, d)).catch(() => [] as string[])))).flat(),
+    // Namespace pins: network, IPC, UTS and user.
+    netns: (await Promise.all(['netns', 'ipcns', 'utsns', 'userns'].map((d) => readdir(join(daemon.state, d)).catch(() => [] as string[])))).flat(),
+    // Share dirs of pods with a user namespace.
+    shares: await readdir(join(daemon.state, 'userns-share')).catch(() => []),
     leases: (await readdir(join(daemon.network.leaseDir, daemon.network.name)).catch(() => [] as string[])).filter((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n)),
     cniCache: await readdir(join(daemon.root, 'cni', 'results')).catch(() => []),
     runc: runc.stdout.split('\n').filter(Boolean),
@@ -136,7 +145,7 @@ async function leftovers(): Promise<Record<string, string[]>> {
   };
 }
 
-const NOTHING = { pods: [], containers: [], names: [], locks: [], mounts: [], netns: [], leases: [], cniCache: [], runc: [], monitors: [], tasks: [], cgroups: [] };
+const NOTHING = { pods: [], containers: [], names: [], locks: [], mounts: [], netns: [], shares: [], leases: [], cniCache: [], runc: [], monitors: [], tasks: [], cgroups: [] };
 
 async function removeAllAndCheck(): Promise<void> {
   await removeAll();
@@ -183,6 +192,44 @@ describe('daemon SIGKILLed during RunPodSandbox', () => {
       await removeAllAndCheck();
     }, 120_000);
   }
+});
+
+describe('daemon SIGKILLed while a pod with a user namespace starts', () => {
+  const points: RuntimeFailpoint[] = [...RUNP_FAILPOINTS, ...IDMAP_FAILPOINTS];
+  for (const fp of points) for (const pid of fp === 'idmap-after-layers' ? (['POD'] as const) : pidModes(fp)) {
+    it(`${fp}${modeName(pid)}: no pod half made (no pins, mounts or share dir), the retry runs in the user namespace, nothing leaks`, async () => {
+      await armDaemon(fp);
+      const config = podConfig('runp-userns', pid, true);
+      await crash('RunPodSandbox', { config });
+      const after = await pods();
+      if (fp === 'runp-after-ready-write') {
+        expect(after.map((p) => p.state)).toEqual(['SANDBOX_READY']);
+      } else {
+        expect(after).toEqual([]);
+        expect(await leftovers()).toEqual(NOTHING);
+        await rpc('RunPodSandbox', { config });
+      }
+      const pod = (await pods())[0]!.id;
+      const ctr = await createContainer(pod, config);
+      await rpc('StartContainer', { containerId: ctr });
+      const uidMap = await rpc('ExecSync', { containerId: ctr, cmd: ['cat', '/proc/self/uid_map'], timeout: 10 });
+      expect(Buffer.from(uidMap.stdout as Uint8Array).toString().trim().split(/\s+/)).toEqual(['0', '362144', '65536']);
+      await removeAllAndCheck();
+    }, 120_000);
+  }
+
+  it('idmap-after-layers in CreateContainer: the container is not made, its layer clones are detached, the retry succeeds', async () => {
+    await armDaemon('idmap-after-layers');
+    const config = podConfig('create-userns', 'CONTAINER', true);
+    const { podSandboxId } = await rpc('RunPodSandbox', { config });
+    await crash('CreateContainer', { podSandboxId, config: containerConfig(config), sandboxConfig: config });
+    expect(await containers()).toEqual([]);
+    expect((await leftovers()).mounts.filter((m) => m.includes('/idmap/'))).toEqual([]);
+    const ctr = await createContainer(podSandboxId as string, config);
+    await rpc('StartContainer', { containerId: ctr });
+    await expectMonitored(ctr);
+    await removeAllAndCheck();
+  }, 120_000);
 });
 
 describe('daemon SIGKILLed during CreateContainer', () => {

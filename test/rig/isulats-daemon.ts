@@ -4,7 +4,7 @@
 // then conmon and container processes of ours killed, cgroups, mounts, bridge and leases removed.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile, chmod } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from './cli.js';
 import { CNI_BIN_DIR, writeBridgeConflist, type CniNetwork } from './cni-conf.js';
@@ -85,6 +85,8 @@ export interface IsulatsDaemon {
 
 export async function startIsulatsDaemon(opts: IsulatsDaemonOptions = {}): Promise<IsulatsDaemon> {
   const dir = await makeTempDir('ist-d-');
+  // Traversable as a node's /run is: runc reaches a user-namespaced pod's rootfs as the pod's root.
+  await chmod(dir, 0o711);
   const paths = {
     socket: join(dir, 'd.sock'),
     root: join(dir, 'root'),

@@ -73,6 +73,10 @@ export interface EnginePaths {
   /** Pinned IPC and UTS namespaces of pods, one file per pod ID (as netnsDir for network namespaces). */
   ipcnsDir: string;
   utsnsDir: string;
+  /** Pinned user namespaces of pods with userns mode POD, one file per pod ID. */
+  usernsDir: string;
+  /** Per pod with a user namespace: what its containers reach by path as the pod's root (sandbox/userns-share.ts). */
+  usernsShareDir: string;
   cniCacheDir: string;
   eventsFile: string;
   runtimeConfigFile: string;
@@ -88,6 +92,8 @@ export function enginePaths(opts: Pick<EngineOptions, 'root' | 'state'>): Engine
     netnsDir: join(opts.state, 'netns'),
     ipcnsDir: join(opts.state, 'ipcns'),
     utsnsDir: join(opts.state, 'utsns'),
+    usernsDir: join(opts.state, 'userns'),
+    usernsShareDir: join(opts.state, 'userns-share'),
     cniCacheDir: join(opts.root, 'cni', 'results'),
     eventsFile: join(opts.state, 'events.log'),
     runtimeConfigFile: join(opts.root, 'runtime-config.json'),

@@ -2,6 +2,8 @@
 // the engine process; its exit is observed from conmon's exit file (by the
 // daemon's exit watch as it happens, else by the next read: refresh), which
 // releases the container and then writes the exit to its record.
+import { podFilesDir, snapshotIdmap } from '../sandbox/pod-userns.js';
+import { idmapVolumes, releaseVolumes } from './userns-volumes.js';
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -133,13 +135,18 @@ export class ContainerService {
       undo.push('release name', () => ctx.containerNames.release(name, id));
       runtimeFailpoint('create-after-name');
       // Its record's fsync overlaps the container record's commit below.
-      const snap = await ctx.snapshots.prepare(id, image, { durable: false });
+      const snap = await ctx.snapshots.prepare(id, image, { durable: false, idmap: snapshotIdmap(ctx.paths, sandbox) });
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
+      let specConfig = config;
+      if (sandbox.userns && sandbox.usernsPath && config.mounts?.length) {
+        undo.push('release idmapped volumes', async () => releaseVolumes(ctx.paths, sandbox.id, id));
+        specConfig = { ...config, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, config.mounts) };
+      }
       const built = buildContainerSpec({
         id,
         rootfs: snap.mountpoint,
-        config,
+        config: specConfig,
         sandbox: {
           id: sandbox.id,
           pausePid: sandbox.pid,
@@ -148,11 +155,12 @@ export class ContainerService {
           utsnsPath: sandbox.utsnsPath,
           namespaces: sandbox.namespaces,
           hostname: sandbox.hostname,
-          hostsPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hosts'),
-          hostnamePath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'hostname'),
-          resolvConfPath: joinPath(ctx.sandboxes.objectDir(sandbox.id), 'resolv.conf'),
+          hostsPath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'hosts'),
+          hostnamePath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'hostname'),
+          resolvConfPath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'resolv.conf'),
           shmPath: sandbox.shmPath,
           supplementalGroupsPolicy: sandbox.config.linux?.securityContext?.supplementalGroupsPolicy,
+          userns: sandbox.userns && sandbox.usernsPath ? { path: sandbox.usernsPath, ...sandbox.userns } : undefined,
         },
         image: {
           config: image.config.config,
@@ -488,6 +496,7 @@ export class ContainerService {
       if (await this.oci(r).known(id)) await this.oci(r).delete(id, true);
       await this.oci(r).release(id);
       runtimeFailpoint('rm-after-runtime-delete');
+      releaseVolumes(this.ctx.paths, r.sandboxId, id);
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
@@ -553,6 +562,7 @@ export class ContainerService {
       await this.oci(record).delete(record.id, true).catch(() => undefined);
     }
     await this.oci(record).release(record.id).catch(() => undefined);
+    releaseVolumes(this.ctx.paths, record.sandboxId, record.id);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
     await this.ctx.containerNames.release(record.name, record.id);

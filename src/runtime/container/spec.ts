@@ -11,6 +11,7 @@ import { enumName, NAMESPACE_MODES, PROPAGATIONS, SUPPLEMENTAL_GROUPS_POLICIES, 
 import { runtimeDefaultSeccomp } from './seccomp-default.js';
 import { seccompChoice, type SeccompSettings } from './seccomp-profile.js';
 import { resolveUser, type ResolvedUser } from './user-lookup.js';
+import { ociMappings, type IdMap } from '../sandbox/pod-userns.js';
 
 export type OciSpec = Record<string, any>;
 
@@ -84,6 +85,8 @@ export interface SandboxContext {
   shmPath?: string;
   /** The pod's `supplemental_groups_policy` (kubelet copies it into each container's too). */
   supplementalGroupsPolicy?: cri.LinuxSandboxSecurityContextIn['supplementalGroupsPolicy'];
+  /** The pod's user namespace (userns mode POD), which every container joins. */
+  userns?: UsernsJoin;
 }
 
 export interface ResolvedDevice {
@@ -359,6 +362,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
   }
   if (seccomp) linux.seccomp = seccomp;
   if (rootfsPropagation) linux.rootfsPropagation = rootfsPropagation;
+  joinUserns(linux, sandbox.userns);
 
   return {
     ociVersion: '1.0.2',
@@ -391,10 +395,30 @@ export interface SandboxSpecInput {
   utsnsPath?: string;
   /** Set in the pod's own UTS namespace; without it the namespace keeps the node's name. */
   hostname?: string;
+  /** The pod's pinned user namespace and its mappings (userns mode POD). */
+  userns?: UsernsJoin;
   cgroupsPath: string;
   host: HostFeatures;
   localhostSeccomp?: unknown;
   warn?: (message: string) => void;
+}
+
+/** A pod's pinned user namespace as a container joins it. */
+export interface UsernsJoin {
+  path: string;
+  uid: IdMap;
+  gid: IdMap;
+}
+
+/**
+ * Joins the pod's user namespace: runc setns()es the pinned one (it makes no new one when given a
+ * path) and is told the mappings, which it needs to know who owns what it mounts.
+ */
+function joinUserns(linux: OciSpec, userns: UsernsJoin | undefined): void {
+  if (!userns) return;
+  linux.namespaces.push({ type: 'user', path: userns.path });
+  linux.uidMappings = ociMappings(userns.uid);
+  linux.gidMappings = ociMappings(userns.gid);
 }
 
 export function sandboxNamespaceModes(config: cri.PodSandboxConfigIn): { network: NsMode; pid: NsMode; ipc: NsMode } {
@@ -434,6 +458,7 @@ export function buildSandboxSpec(input: SandboxSpecInput): OciSpec {
     linux.readonlyPaths = DEFAULT_READONLY_PATHS;
   }
   if (seccomp) linux.seccomp = seccomp;
+  joinUserns(linux, input.userns);
   return {
     ociVersion: '1.0.2',
     process: {

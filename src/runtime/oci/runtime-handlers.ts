@@ -2,7 +2,7 @@
 // each a runc-compatible CLI (runc, crun) driven the same way, with a state
 // root of its own, so `<binary> --root <root> list` shows only its containers.
 // "" is the default handler. A pod's containers run on its handler.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { failedPrecondition, internal } from '../errors.js';
 import type { EngineOptions, EnginePaths } from '../config/engine-config.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
@@ -35,6 +35,15 @@ export interface RuntimeHandlerEntry {
  */
 export function handlerRoot(state: string, runcRoot: string, name: string): string {
   return name === 'runc' ? runcRoot : join(state, 'runtimes', name);
+}
+
+/**
+ * Whether pods with a user namespace of their own can run on this handler: runc joins the pinned
+ * user namespace and gets rootfs and volumes idmapped by the engine (runc 1.1 makes no idmapped
+ * mounts itself). Other runtimes are not tested with it here.
+ */
+export function supportsUserNamespaces(entry: Pick<RuntimeHandlerEntry, 'path'>): boolean {
+  return basename(entry.path) === 'runc';
 }
 
 export class RuntimeHandlers {

@@ -36,6 +36,9 @@ export const STOPP_FAILPOINTS = [...RELEASE_STEPS.map((s) => `stopp-${s}` as con
 
 export const RMP_FAILPOINTS = [...RELEASE_STEPS.map((s) => `rmp-${s}` as const), 'rmp-after-snapshot-remove', 'rmp-after-record-remove'] as const;
 
+/** Inside the mount of an idmapped rootfs (a pod with a user namespace): layer clones attached, no overlay yet. */
+export const IDMAP_FAILPOINTS = ['idmap-after-layers'] as const;
+
 export type PodReleaseOp = 'stopp' | 'rmp';
 export type PodReleaseStep = (typeof RELEASE_STEPS)[number];
 
@@ -46,7 +49,8 @@ export type RuntimeFailpoint =
   | (typeof RM_FAILPOINTS)[number]
   | (typeof EXIT_FAILPOINTS)[number]
   | (typeof STOPP_FAILPOINTS)[number]
-  | (typeof RMP_FAILPOINTS)[number];
+  | (typeof RMP_FAILPOINTS)[number]
+  | (typeof IDMAP_FAILPOINTS)[number];
 
 export function runtimeFailpoint(name: RuntimeFailpoint): void {
   if (process.env.ISULATS_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');

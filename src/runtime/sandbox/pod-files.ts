@@ -2,7 +2,7 @@
 // /etc/resolv.conf, written into the sandbox dir and bind-mounted. A few hundred bytes each, written
 // on the calling thread: as async calls they were ten thread-pool round trips in a row, each queued
 // behind the fsyncs of every other pod starting at the same time.
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { chownSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
 
@@ -27,7 +27,15 @@ export function hostsFile(hostname: string, ip?: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function writePodFiles(dir: string, config: cri.PodSandboxConfigIn, hostname: string, hostNetwork: boolean, ip?: string): Promise<PodFiles> {
+/** `owner`: the host IDs of the pod's root in a pod with a user namespace, who then owns the files (as root does elsewhere). */
+export async function writePodFiles(
+  dir: string,
+  config: cri.PodSandboxConfigIn,
+  hostname: string,
+  hostNetwork: boolean,
+  ip?: string,
+  owner?: { uid: number; gid: number },
+): Promise<PodFiles> {
   const files = { hostsPath: join(dir, 'hosts'), hostnamePath: join(dir, 'hostname'), resolvConfPath: join(dir, 'resolv.conf') };
   writeFileSync(files.hostnamePath, `${hostname}\n`);
   if (hostNetwork) copyOr('/etc/hosts', files.hostsPath, hostsFile(hostname));
@@ -38,6 +46,7 @@ export async function writePodFiles(dir: string, config: cri.PodSandboxConfigIn,
   } else {
     copyOr('/etc/resolv.conf', files.resolvConfPath, '');
   }
+  if (owner) for (const path of Object.values(files)) chownSync(path, owner.uid, owner.gid);
   return files;
 }
 

@@ -3,7 +3,8 @@
 // the pod's hostname, applies the pod's namespaced sysctls and bind-mounts
 // each namespace on a file named by the pod's ID. Containers (and the pause
 // container, when there is one) join those files, so a pod needs no process
-// to keep its namespaces: they live until releasePins.
+// to keep its namespaces: they live until releasePins. A pod with a user
+// namespace of its own gets it pinned too, made first: it owns the others.
 import { join } from 'node:path';
 import type { EnginePaths } from '../config/engine-config.js';
 import type { NsMode } from '../container/cri-values.js';
@@ -11,6 +12,7 @@ import { internal, invalidArgument } from '../errors.js';
 import type { ProcessRunner } from '../oci/process-runner.js';
 import { releasePins } from '../network/netns.js';
 import { repoPath } from '../../util/repo-root.js';
+import { mapArg, type PodUserns } from './pod-userns.js';
 
 export const PINNS_BINARY = repoPath('build', 'pinns', 'pinns');
 
@@ -18,13 +20,16 @@ export interface PodPins {
   net?: string;
   ipc?: string;
   uts?: string;
+  /** The pod's user namespace (userns mode POD): made first, and owner of the others. */
+  user?: string;
 }
 
 type Modes = { network: NsMode; ipc: NsMode };
 
 /** The pins a pod with these modes gets: net and UTS unless host network, IPC unless host IPC. */
-export function podPinPaths(paths: EnginePaths, id: string, modes: Modes): PodPins {
+export function podPinPaths(paths: EnginePaths, id: string, modes: Modes, userns?: PodUserns): PodPins {
   const pins: PodPins = {};
+  if (userns) pins.user = join(paths.usernsDir, id);
   if (modes.network !== 'NODE') {
     pins.net = join(paths.netnsDir, id);
     pins.uts = join(paths.utsnsDir, id);
@@ -35,11 +40,11 @@ export function podPinPaths(paths: EnginePaths, id: string, modes: Modes): PodPi
 
 /** Every pin file a pod with this ID may have: what a crashed RunPodSandbox may have left. */
 export function allPinPaths(paths: EnginePaths, id: string): string[] {
-  return [join(paths.netnsDir, id), join(paths.ipcnsDir, id), join(paths.utsnsDir, id)];
+  return [join(paths.netnsDir, id), join(paths.ipcnsDir, id), join(paths.utsnsDir, id), join(paths.usernsDir, id)];
 }
 
 export function pinList(pins: PodPins): string[] {
-  return [pins.net, pins.ipc, pins.uts].filter((p): p is string => !!p);
+  return [pins.net, pins.ipc, pins.uts, pins.user].filter((p): p is string => !!p);
 }
 
 const IPC_SYSCTLS = new Set(['kernel.msgmax', 'kernel.msgmnb', 'kernel.msgmni', 'kernel.sem', 'kernel.shmall', 'kernel.shmmax', 'kernel.shmmni', 'kernel.shm_rmid_forced']);
@@ -71,6 +76,8 @@ export interface PinRequest {
   /** Set in the new UTS namespace; unset: it keeps the node's name. */
   hostname?: string;
   sysctls?: Record<string, string>;
+  /** With pins.user: the mappings written for the pod's user namespace. */
+  userns?: PodUserns;
 }
 
 /** Runs pinns. On failure nothing is left pinned (pinns undoes its own steps; this releases what a kill left). */
@@ -78,6 +85,7 @@ export async function pinPodNamespaces(runner: ProcessRunner, binary: string, re
   const args: string[] = [];
   for (const kind of ['net', 'ipc', 'uts'] as const) if (req.pins[kind]) args.push(`--${kind}=${req.pins[kind]}`);
   if (!args.length) return;
+  if (req.pins.user && req.userns) args.push(`--user=${req.pins.user}`, `--uid-map=${mapArg(req.userns.uid)}`, `--gid-map=${mapArg(req.userns.gid)}`);
   if (req.hostname && req.pins.uts) args.push(`--hostname=${req.hostname}`);
   for (const [key, value] of Object.entries(req.sysctls ?? {})) args.push(`--sysctl=${key}=${value}`);
   try {

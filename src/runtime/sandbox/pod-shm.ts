@@ -29,10 +29,12 @@ function statOrUndefined(path: string): Stats | undefined {
   }
 }
 
-export async function mountPodShm(sandboxDir: string): Promise<string> {
+/** `owner`: the host IDs of the pod's root (a pod with a user namespace), who then owns the tmpfs's root. */
+export async function mountPodShm(sandboxDir: string, owner?: { uid: number; gid: number }): Promise<string> {
   const path = join(sandboxDir, 'shm');
   mkdirSync(path, { recursive: true, mode: 0o755 });
-  if (!(await shmMounted(path))) mount('shm', path, 'tmpfs', MS.NOSUID | MS.NODEV | MS.NOEXEC, 'mode=1777,size=65536k');
+  const ids = owner ? `,uid=${owner.uid},gid=${owner.gid}` : '';
+  if (!(await shmMounted(path))) mount('shm', path, 'tmpfs', MS.NOSUID | MS.NODEV | MS.NOEXEC, `mode=1777,size=65536k${ids}`);
   return path;
 }
 

@@ -11,6 +11,7 @@
 import type * as cri from '../../api/cri.js';
 import type { NsMode } from '../container/cri-values.js';
 import type { Creator } from '../recovery/creator.js';
+import type { PodUserns } from './pod-userns.js';
 
 export interface SandboxRecord {
   id: string;
@@ -30,6 +31,9 @@ export interface SandboxRecord {
   /** Pinned IPC and UTS namespaces (absent in older records: the pause's /proc/<pid>/ns/*). */
   ipcnsPath?: string;
   utsnsPath?: string;
+  /** userns mode POD: the pod's mappings and its pinned user namespace, which owns the other pins. */
+  userns?: PodUserns;
+  usernsPath?: string;
   /** The pod's /dev/shm (a tmpfs in the sandbox dir, or the host's for host IPC). */
   shmPath?: string;
   ips: string[];

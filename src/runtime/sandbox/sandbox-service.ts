@@ -30,6 +30,9 @@ import { CgroupWriteError } from '../oci/cgroup-writer.js';
 import { ensurePodCgroup, podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
 import { detectCgroupVersion } from '../oci/cgroups.js';
 import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
+import { podFilesDir, podRootOwner, podUserns, snapshotIdmap } from './pod-userns.js';
+import { checkShareReachable, makeUsernsShare, removeUsernsShare } from './userns-share.js';
+import { supportsUserNamespaces } from '../oci/runtime-handlers.js';
 import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, podPinPaths, type PodPins } from './pod-namespaces.js';
 
 /** How often a stopped pod's record, refused by a full disk, is written again. */
@@ -121,20 +124,30 @@ export class SandboxService {
     checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
     checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
     checkPodSysctls(config.linux?.sysctls, sandboxNamespaceModes(config));
+    const userns = podUserns(config, sandboxNamespaceModes(config));
+    if (userns && !supportsUserNamespaces(this.ctx.runtimes.entry(handler))) throw invalidArgument(`runtime handler "${handler}" does not support user namespaces`);
+    if (userns) checkShareReachable(this.ctx.paths);
     const ctx = this.ctx;
     const id = newId();
     const undo = new Undo();
     try {
       // Record (marked creating) before the name: recovery can then release a name whose creator died.
       const record = this.newRecord(id, config, hostname.name, handler);
+      if (userns) record.userns = userns;
       await this.createRecord(record, undo);
       runtimeFailpoint('runp-after-record');
       await this.ctx.sandboxNames.reserve(record.name, id);
       undo.push('release name', () => this.ctx.sandboxNames.release(record.name, id));
       runtimeFailpoint('runp-after-name');
+      if (record.userns) {
+        makeUsernsShare(ctx.paths, id, record.userns.gid.hostId);
+        undo.push('remove userns share dir', () => removeUsernsShare(ctx.paths, id));
+      }
       await this.setupShm(record, undo);
       runtimeFailpoint('runp-after-shm');
       // A pod without infra needs no pause image or rootfs; the failpoints keep their order either way.
+      // A user namespace comes first: the pause's idmapped rootfs is made through it.
+      if (record.userns) await this.pinNamespaces(record, hostname, undo);
       let rootfs = '';
       if (!record.noInfra) {
         record.pauseImageId = await ensurePauseImage(ctx);
@@ -144,14 +157,14 @@ export class SandboxService {
       // Made while pinns and the CNI plugins run (its calls wait on the kernel's cgroup mutex, which
       // starting containers hold); it never throws, and is done before the pod is reported ready.
       const podCgroup = record.noInfra ? this.ensurePodCgroup(record) : undefined;
-      await this.pinNamespaces(record, hostname, undo);
+      if (!record.userns) await this.pinNamespaces(record, hostname, undo);
       if (record.namespaces.network !== 'NODE') {
         runtimeFailpoint('runp-after-netns');
         await this.setupNetwork(record, config, undo);
         runtimeFailpoint('runp-after-cni-add');
       }
       await podCgroup;
-      await writePodFiles(ctx.sandboxes.objectDir(id), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0]);
+      await writePodFiles(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(id), record), config, record.hostname, record.namespaces.network === 'NODE', record.ips[0], podRootOwner(record.userns));
       runtimeFailpoint('runp-after-pod-files');
       if (!record.noInfra) await this.startPause(record, rootfs, hostname, seccomp, undo);
       runtimeFailpoint('runp-after-pause-run');
@@ -204,13 +217,13 @@ export class SandboxService {
       record.shmPath = HOST_SHM;
       return;
     }
-    const path = await mountPodShm(this.ctx.sandboxes.objectDir(record.id));
+    const path = await mountPodShm(podFilesDir(this.ctx.paths, this.ctx.sandboxes.objectDir(record.id), record), podRootOwner(record.userns));
     undo.push('unmount pod shm', () => unmountPodShm(path));
     record.shmPath = path;
   }
 
   private async prepareRootfs(record: SandboxRecord, undo: Undo): Promise<string> {
-    const snap = await this.ctx.snapshots.prepare(record.id, record.pauseImageId);
+    const snap = await this.ctx.snapshots.prepare(record.id, record.pauseImageId, { idmap: snapshotIdmap(this.ctx.paths, record) });
     undo.push('remove pause rootfs', () => this.ctx.snapshots.remove(record.id));
     return snap.mountpoint;
   }
@@ -222,17 +235,18 @@ export class SandboxService {
     await ensurePodCgroup(path, detectCgroupVersion()).catch((error: Error) => this.ctx.warn(`pod ${record.id}: making cgroup ${path}: ${error.message}`));
   }
 
-  /** One pinns run: the pod's net, IPC and UTS namespaces (those it does not share with the node), lo up, hostname, sysctls. */
+  /** One pinns run: the pod's user namespace (userns mode POD, made first), its net, IPC and UTS namespaces (those it does not share with the node), lo up, hostname, sysctls. */
   private async pinNamespaces(record: SandboxRecord, hostname: PodHostname, undo: Undo): Promise<void> {
-    const pins = podPinPaths(this.ctx.paths, record.id, record.namespaces);
+    const pins = podPinPaths(this.ctx.paths, record.id, record.namespaces, record.userns);
     if (!pinList(pins).length) return;
     const binary = this.ctx.options.pinnsPath ?? PINNS_BINARY;
     if (!existsSync(binary)) throw failedPrecondition(`pinns binary ${binary} not found: run \`npm run build\` in the isulats install`);
-    await pinPodNamespaces(this.ctx.runner, binary, { pins, hostname: hostname.setInSpec ? hostname.name : undefined, sysctls: record.config.linux?.sysctls });
+    await pinPodNamespaces(this.ctx.runner, binary, { pins, hostname: hostname.setInSpec ? hostname.name : undefined, sysctls: record.config.linux?.sysctls, userns: record.userns });
     undo.push('release namespace pins', () => releasePins(pinList(pins)));
     record.netnsPath = pins.net;
     record.ipcnsPath = pins.ipc;
     record.utsnsPath = pins.uts;
+    record.usernsPath = pins.user;
   }
 
   private async setupNetwork(record: SandboxRecord, config: cri.PodSandboxConfigIn, undo: Undo): Promise<void> {
@@ -262,6 +276,7 @@ export class SandboxService {
       netnsPath: record.netnsPath,
       ipcnsPath: record.ipcnsPath,
       utsnsPath: record.utsnsPath,
+      userns: record.userns && record.usernsPath ? { path: record.usernsPath, ...record.userns } : undefined,
       hostname: hostname.setInSpec ? hostname.name : undefined,
       cgroupsPath: record.cgroupsPath,
       host: this.ctx.host,
@@ -356,6 +371,7 @@ export class SandboxService {
     if (!record.noInfra) await step('unmount pause rootfs', () => this.ctx.snapshots.unmount(record.id));
     await step('unmount pod shm', () => unmountPodShm(record.shmPath));
     runtimeFailpoint(`${op}-after-unmount`);
+    if (record.userns && op === 'rmp') await step('remove userns share dir', () => removeUsernsShare(this.ctx.paths, record.id));
     if (errors.length) throw internal(`stopping pod ${record.id}: ${errors.join('; ')}`);
   }
 
@@ -411,6 +427,7 @@ export class SandboxService {
     await this.ctx.snapshots.remove(record.id).catch((error) => {
       if (!isKind(error, 'not-found')) throw error;
     });
+    await removeUsernsShare(this.ctx.paths, record.id);
     await this.ctx.sandboxes.remove(record.id);
     await this.ctx.sandboxNames.release(record.name, record.id);
   }
@@ -430,6 +447,7 @@ export class SandboxService {
         netnsPath: record.netnsPath,
         ipcnsPath: record.ipcnsPath,
         utsnsPath: record.utsnsPath,
+        usernsPath: record.usernsPath,
         cgroupsPath: record.cgroupsPath,
         name: record.name,
         config: record.config,
@@ -449,7 +467,7 @@ export class SandboxService {
               pid: modes[record.namespaces.pid],
               ipc: modes[record.namespaces.ipc],
               targetId: '',
-              usernsOptions: null,
+              usernsOptions: record.userns ? { mode: 'POD', uids: [record.userns.uid], gids: [record.userns.gid] } : null,
             },
           },
         },
@@ -548,7 +566,7 @@ export function sandboxListItem(r: SandboxRecord, state: cri.PodSandbox['state']
 
 /** The namespace pins a record names. */
 export function recordPins(record: SandboxRecord): PodPins {
-  return { net: record.netnsPath, ipc: record.ipcnsPath, uts: record.utsnsPath };
+  return { net: record.netnsPath, ipc: record.ipcnsPath, uts: record.utsnsPath, user: record.usernsPath };
 }
 
 export function metadataOut(m: cri.PodSandboxMetadataIn | null | undefined): cri.PodSandboxMetadata {

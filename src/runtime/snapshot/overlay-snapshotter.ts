@@ -4,16 +4,23 @@
 // The record (snapshot.json) lives with the rw layer, so after a reboot or a
 // restart `mount(key)` brings the same rootfs back; mount and unmount are
 // idempotent, and remove never leaves a mount behind.
-import { mkdirSync, readFileSync, rmdirSync } from 'node:fs';
+//
+// A rootfs for a pod with a user namespace (`idmap`) stacks idmapped clones of
+// the layers instead (attached under <rw>/idmap/<n> for the overlay mount,
+// then detached: the overlay keeps its own references), with the upper dir
+// owned by the pod's root: files show with their image owners inside the pod,
+// and no layer is copied or chowned.
+import { chownSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, rm, symlink } from 'node:fs/promises';
 import { invalidArgument, notFound } from '../errors.js';
-import { MNT, mount as sysMount, umount2 } from '../native.js';
+import { idmapMount, MNT, mount as sysMount, umount2 } from '../native.js';
 import { fsyncDir, fsyncFile, writeJsonAtomic } from '../store/atomic-file.js';
 import { removeHeldLock, withFileLock } from '../store/lock.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
 import { placeChildTreesApart } from '../store/top-directory.js';
 import { discard, makeTrash } from '../store/trash.js';
 import { joinPath } from '../store/path-join.js';
+import { runtimeFailpoint } from '../recovery/failpoints.js';
 
 /** What the snapshotter needs from the image service. */
 export interface ImageResolver {
@@ -40,6 +47,17 @@ export interface ContainerSnapshot extends SnapshotMounts {
   imageId: string;
   chainIds: string[];
   createdAt: string;
+  /** Layers shown through this user namespace; the upper dir belongs to its root (hostUid:hostGid). */
+  idmap?: SnapshotIdmap;
+}
+
+export interface SnapshotIdmap {
+  /** The pod's pinned user namespace. */
+  usernsPath: string;
+  hostUid: number;
+  hostGid: number;
+  /** Where the rootfs is mounted (`<mountDir>/<key>`): a dir the pod's root can reach. */
+  mountDir: string;
 }
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -93,7 +111,7 @@ export class OverlaySnapshotter {
    * and mounts it; an existing key is returned (and mounted) as is. `durable: false` leaves the
    * record's fsync to `persist`, so a caller can overlap it with its own committing write.
    */
-  async prepare(key: string, image: string | ResolvedLayers, opts: { durable?: boolean } = {}): Promise<SnapshotMounts> {
+  async prepare(key: string, image: string | ResolvedLayers, opts: { durable?: boolean; idmap?: SnapshotIdmap } = {}): Promise<SnapshotMounts> {
     this.check(key);
     return this.lock(key, async () => {
       let record = await this.get(key);
@@ -112,6 +130,8 @@ export class OverlaySnapshotter {
         await mkdirPrivate(base);
         mkdirSync(upperdir, { recursive: true, mode: 0o755 });
         mkdirSync(workdir, { recursive: true, mode: 0o700 });
+        // The container's `/` belongs to its root; new files get their owner from the creator.
+        if (opts.idmap) chownSync(upperdir, opts.idmap.hostUid, opts.idmap.hostGid);
         let lowerdirs = resolved.snapshotDirs;
         if (lowerdirs.length === 0) {
           // overlay needs a lowerdir: an image without layers gets an empty one.
@@ -123,11 +143,12 @@ export class OverlaySnapshotter {
           key,
           imageId: resolved.id,
           chainIds: resolved.chainIds,
-          mountpoint: joinPath(this.mountDir, key),
+          mountpoint: joinPath(opts.idmap?.mountDir ?? this.mountDir, key),
           upperdir,
           workdir,
           lowerdirs,
           createdAt: new Date().toISOString(),
+          ...(opts.idmap ? { idmap: opts.idmap } : {}),
         };
         await writeJsonAtomic(this.recordPath(key), record, 0o644, { durable: opts.durable ?? true });
       }
@@ -167,25 +188,45 @@ export class OverlaySnapshotter {
   /** Unmounts; no-op when not mounted. */
   async unmount(key: string): Promise<void> {
     this.check(key);
-    await this.lock(key, () => this.unmountPath(joinPath(this.mountDir, key)));
+    await this.lock(key, async () => {
+      for (const mountpoint of await this.mountpoints(key)) await this.unmountPath(mountpoint);
+    });
   }
 
   /** Unmounts and deletes the rw layer; no-op for an unknown key. */
   async remove(key: string): Promise<void> {
     this.check(key);
     await this.lock(key, async () => {
-      const mountpoint = joinPath(this.mountDir, key);
-      await this.unmountPath(mountpoint);
+      const [mountpoint, ...others] = await this.mountpoints(key);
+      await this.unmountPath(mountpoint!);
+      // Idmapped layer clones a kill left attached mid-mount (they hold the rw dir busy).
+      this.detachIdmapped(joinPath(this.rwDir, key, 'idmap'));
       // Empty once unmounted: one rmdir (anything else in it goes the long way).
       try {
-        rmdirSync(mountpoint);
+        rmdirSync(mountpoint!);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await rm(mountpoint, { recursive: true, force: true });
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await rm(mountpoint!, { recursive: true, force: true });
+      }
+      // A rootfs mounted elsewhere (a pod with a user namespace): unmounted, its dir removed (never recursively).
+      for (const other of others) {
+        await this.unmountPath(other);
+        try {
+          rmdirSync(other);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
       }
       // The rw layer may hold many files: it leaves at once, into the trash.
       await discard(this.trashDir, joinPath(this.rwDir, key));
       removeHeldLock(joinPath(this.lockDir, `${key}.lock`));
     });
+  }
+
+  /** The default mountpoint, then the record's own when it is elsewhere. */
+  private async mountpoints(key: string): Promise<string[]> {
+    const usual = joinPath(this.mountDir, key);
+    const own = (await this.get(key))?.mountpoint;
+    return own && own !== usual ? [usual, own] : [usual];
   }
 
   /** Bytes and inodes used by the rw layer. */
@@ -213,7 +254,49 @@ export class OverlaySnapshotter {
     mkdirSync(record.mountpoint, { recursive: true, mode: 0o755 });
     // Reading /proc/self/mountinfo grows with every pod on the node: skipped when it cannot matter.
     if (!fresh && (await mountedPaths()).has(record.mountpoint)) return;
-    const data = `lowerdir=${record.lowerdirs.join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
+    if (!record.idmap) return this.mountOverlay(record, record.lowerdirs);
+    const dir = joinPath(record.upperdir, '..', 'idmap');
+    this.detachIdmapped(dir);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const lowers: string[] = [];
+    try {
+      for (const [i, lower] of record.lowerdirs.entries()) {
+        const at = joinPath(dir, String(i));
+        mkdirSync(at, { mode: 0o700 });
+        idmapMount(lower, at, record.idmap.usernsPath);
+        lowers.push(at);
+      }
+      runtimeFailpoint('idmap-after-layers');
+      await this.mountOverlay(record, lowers);
+    } finally {
+      // The overlay holds its own references to its layers: the clones need not stay attached.
+      this.detachIdmapped(dir);
+    }
+  }
+
+  /** Detaches and removes the idmapped layer clones under `dir` (none: nothing to do). */
+  private detachIdmapped(dir: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const at = joinPath(dir, name);
+      try {
+        umount2(at, MNT.DETACH);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EINVAL' && code !== 'ENOENT') throw error;
+      }
+      rmdirSync(at);
+    }
+    rmdirSync(dir);
+  }
+
+  private async mountOverlay(record: ContainerSnapshot, lowerdirs: string[]): Promise<void> {
+    const data = `lowerdir=${lowerdirs.join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
     if (data.length <= MAX_MOUNT_DATA) {
       sysMount('overlay', record.mountpoint, 'overlay', 0, data);
       return;
@@ -224,9 +307,9 @@ export class OverlaySnapshotter {
     const links = joinPath(record.upperdir, '..', 'l');
     await rm(links, { recursive: true, force: true });
     await mkdir(links, { mode: 0o700 });
-    for (const [i, dir] of record.lowerdirs.entries()) await symlink(dir, joinPath(links, String(i)));
-    const short = `lowerdir=${record.lowerdirs.map((_, i) => String(i)).join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
-    if (short.length > MAX_MOUNT_DATA) throw invalidArgument(`image has too many layers (${record.lowerdirs.length}) for one overlay mount`);
+    for (const [i, dir] of lowerdirs.entries()) await symlink(dir, joinPath(links, String(i)));
+    const short = `lowerdir=${lowerdirs.map((_, i) => String(i)).join(':')},upperdir=${record.upperdir},workdir=${record.workdir}`;
+    if (short.length > MAX_MOUNT_DATA) throw invalidArgument(`image has too many layers (${lowerdirs.length}) for one overlay mount`);
     const cwd = process.cwd();
     process.chdir(links);
     try {

@@ -29,13 +29,16 @@ export async function mkdirPrivate(path: string): Promise<void> {
  * (directories and regular files; sockets and symlinks keep theirs), so a root
  * made with looser modes is closed before anything else reads it. Entries
  * below need no walk: a 0700 directory makes all it contains unreachable.
- * One top lying directly inside another (state under root) stays traversable.
+ * One top lying directly inside another (state under root) stays traversable, and `keep`
+ * (the user-namespace share dir, 0711 by design) is left as it is.
  */
-export async function tightenEngineTree(tops: string[]): Promise<void> {
+export async function tightenEngineTree(tops: string[], keep: string[] = []): Promise<void> {
   const topSet = new Set(tops.map((t) => resolve(t)));
+  const kept = new Set(keep.map((k) => resolve(k)));
   for (const top of topSet) {
     for (const name of await readdir(top).catch(() => [] as string[])) {
       const path = join(top, name);
+      if (kept.has(path)) continue;
       const st = await lstat(path).catch(() => undefined);
       if (!st || !(st.isDirectory() || st.isFile())) continue;
       const mode = st.mode & 0o7777;
