@@ -58,8 +58,8 @@ describe('isulats daemon: a burst of exec streams', () => {
     const figures = `unary ${JSON.stringify(burst.unary)}, median session ${burst.latenciesMs[Math.floor(burst.latenciesMs.length / 2)]} ms`;
     expect({ ok: burst.ok, errors: burst.errors }, figures).toEqual({ ok: SESSIONS, errors: {} });
     expect(burst.unary.calls, figures).toBeGreaterThan(0);
+    // Each unary call has the client's deadline: one answered late counts as failed.
     expect(burst.unary.failed, figures).toBe(0);
-    expect(burst.unary.maxMs, figures).toBeLessThan(2000);
   }, 300_000);
 
   it('runs the event loop thread alone at event-loop-nice: its other threads, conmon, the container and exec processes at 0', async () => {

@@ -243,13 +243,13 @@ describe('NRI in the engine', () => {
     const { engine, warnings } = await engineWith({ enabled: true, mode: 'embedded', requestTimeoutMs: 1000, pluginDir: pluginDir({ '05-hung': 'hung', '10-env': 'env' }) });
     const pod = podConfig('nri-hung', { annotations: { 'env.nri.isulats.io/pod': 'STILL: here\n' } });
     const { podSandboxId } = await engine.runPodSandbox({ config: pod });
-    const started = Date.now();
     const { containerId } = await engine.createContainer({
       podSandboxId,
       config: { metadata: { name: 'patient' }, image: { image: BUSYBOX_REF }, command: ['sleep', '3600'] },
       sandboxConfig: pod,
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    // Dropped because its request timed out (not for a refused connection or an error it answered).
+    expect(engine.ctx.nri?.pluginFailures()).toEqual([{ plugin: '05-hung', errors: 0, timeouts: 1 }]);
     expect(engine.nriPlugins().map((p) => p.name)).toEqual(['env']);
     await engine.startContainer({ containerId });
     const env = await engine.execSync({ containerId, cmd: ['env'], timeout: 10 });

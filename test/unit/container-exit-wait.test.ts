@@ -1,6 +1,6 @@
 // waitForExit: the exit counts once conmon recorded it, or once conmon and the container's init are
 // both gone (a conmon killed with SIGKILL never writes the record); otherwise it waits to the deadline.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitForExit, type ExitProbe } from '../../src/runtime/container/exit-wait.js';
 
 function probe(o: { recordedAfter?: number; monitor?: boolean; initGoneAfter?: number }): ExitProbe & { calls: number } {
@@ -14,6 +14,10 @@ function probe(o: { recordedAfter?: number; monitor?: boolean; initGoneAfter?: n
 }
 
 describe('waitForExit', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('returns once the monitor has recorded the exit', async () => {
     const p = probe({ recordedAfter: 3 });
     expect(await waitForExit(p, 5_000)).toBe(true);
@@ -25,9 +29,17 @@ describe('waitForExit', () => {
   });
 
   it('keeps waiting while the monitor is gone but the init runs, until the deadline', async () => {
-    const t = Date.now();
-    expect(await waitForExit(probe({ monitor: false }), 150)).toBe(false);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(140);
+    // A fake clock that each look at the init moves on by 10 ms: the wait gives up exactly when the
+    // 150 ms have passed on it (15 rounds), neither at the first sight of a gone monitor nor later.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const p = probe({ monitor: false });
+    const initAlive = p.initAlive;
+    p.initAlive = async () => {
+      vi.setSystemTime(Date.now() + 10);
+      return initAlive();
+    };
+    expect(await waitForExit(p, 150)).toBe(false);
+    expect(p.calls).toBe(15);
   });
 
   it('gives up at the deadline while the monitor runs and records nothing', async () => {

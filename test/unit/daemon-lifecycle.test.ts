@@ -71,19 +71,19 @@ describe('daemon lifecycle', () => {
   });
 
   it('bounds the drain: a call still running after the grace is cut off', async () => {
-    const target = await start(60_000, 300);
+    // The call would run for an hour: only the grace's end lets stop() return (the test's timeout bounds it).
+    const target = await start(3_600_000, 300);
     const c = await client(target);
     const stuck = unary(c, 'ExecSync', { containerId: 'c', cmd: ['sleep'] });
     await new Promise((r) => setTimeout(r, 100));
-    const t0 = Date.now();
     await daemon!.stop();
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect((await stuck).code).not.toBe(0);
     c.close();
-  });
+  }, 60_000);
 
   it('ends open event streams with Unavailable instead of waiting for them', async () => {
-    const target = await start(0, 10_000);
+    // A grace of an hour: were stop() to wait for the stream, only the test's timeout would end it.
+    const target = await start(0, 3_600_000);
     const c = await client(target);
     const stream = c.GetContainerEvents({});
     const ended = new Promise<number>((resolve) => {
@@ -91,12 +91,10 @@ describe('daemon lifecycle', () => {
       stream.on('error', (err: grpc.ServiceError) => resolve(err.code));
     });
     await new Promise((r) => setTimeout(r, 100));
-    const t0 = Date.now();
     await daemon!.stop();
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(await ended).toBe(grpc.status.UNAVAILABLE);
     c.close();
-  });
+  }, 60_000);
 
   it('serves TCP only when a tcp:// host is configured', async () => {
     const target = await start(0, 1000, { hosts: ['tcp://127.0.0.1:0'] });

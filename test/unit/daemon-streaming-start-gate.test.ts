@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StartGate } from '../../src/daemon/streaming/start-gate.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
@@ -21,10 +21,19 @@ describe('StartGate', () => {
   });
 
   it('gives a place back after its window, so a long session does not block the others', async () => {
-    const gate = new StartGate(1, 20);
-    await gate.enter(); // never released by hand: an interactive shell
-    const started = Date.now();
-    await gate.enter();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(15);
+    vi.useFakeTimers();
+    try {
+      const gate = new StartGate(1, 60_000);
+      await gate.enter(); // never released by hand: an interactive shell
+      let entered = false;
+      const next = gate.enter().then(() => { entered = true; });
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(entered).toBe(false); // the place is held for the whole window
+      await vi.advanceTimersByTimeAsync(1);
+      expect(entered).toBe(true);
+      await next;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

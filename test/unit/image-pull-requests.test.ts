@@ -83,27 +83,25 @@ const appLayer = () => layer([
 describe('pull requests', () => {
   it('downloads the layers while the config is still on its way', async () => {
     const l = await appLayer();
-    // The config answer waits (up to 3 s) for a layer request: a pull that asks for the layers only
-    // after the config has arrived takes 3 s longer and shows the config request answered first.
+    // The config answer waits (bounded: 60 s) for a layer request: a pull that asks for the layers
+    // only after the config has arrived shows the config request answered first.
     const answered: string[] = [];
     const reg = await scriptedRegistry([l], {
       hold: async (path, seen) => {
         const isConfig = path.includes('/blobs/') && !path.endsWith(l.digest);
         if (isConfig) {
-          for (let i = 0; i < 300 && !seen.some((r) => r.endsWith(l.digest)); i++) await new Promise((r) => setTimeout(r, 10));
+          for (let i = 0; i < 6000 && !seen.some((r) => r.endsWith(l.digest)); i++) await new Promise((r) => setTimeout(r, 10));
         }
         answered.push(isConfig ? 'config' : path.endsWith(l.digest) ? 'layer' : 'other');
       },
     });
     const svc = await imageService();
-    const started = Date.now();
     const res = await svc.pullImage({ image: { image: `${reg.host}/team/app-7f3c2e1a:v1.4.2` } });
-    expect(Date.now() - started).toBeLessThan(2500);
     expect(res.imageRef).toMatch(/^sha256:/);
     expect(answered.indexOf('layer')).toBeLessThan(answered.indexOf('config'));
     const resolved = await svc.resolveImage(`${reg.host}/team/app-7f3c2e1a:v1.4.2`);
     expect(readFileSync(join(resolved.snapshotDirs[0]!, 'bin/app'), 'utf8')).toBe('#!/bin/sh\necho app\n');
-  });
+  }, 90_000);
 
   it('fails with the config error, after the layer download settles, and keeps no image or snapshot', async () => {
     const l = await appLayer();

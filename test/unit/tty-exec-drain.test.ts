@@ -4,7 +4,7 @@
 // an EventEmitter standing in for the addon's reader; the timing logic is what is tested.
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NativeSeqpacketSocket } from '../../src/runtime/exec/seqpacket-native.js';
 import { wireTerminal } from '../../src/runtime/exec/tty-exec.js';
 
@@ -26,15 +26,23 @@ function wire() {
   return { term, chunks, wired };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// A fake clock: the waits are about which comes first, the terminal's end or its quiet period.
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('TTY exec: the terminal after the exit', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('forwards output that arrives after the exit report, though the terminal was quiet long before it', async () => {
     const { term, chunks, wired } = wire();
-    await sleep(400); // the process waited for input: no terminal data for a while
+    await sleep(1500); // the process waited for input: no terminal data for longer than the quiet period
     let done = false;
     const quiet = wired.quiet().then(() => { done = true; });
-    await sleep(100); // the reader thread delivers late
+    await sleep(900); // the reader thread delivers late, though within the quiet period after the exit
     expect(done).toBe(false);
     term.emit('data', Buffer.from('got hello\r\n'));
     term.emit('end');
@@ -44,10 +52,22 @@ describe('TTY exec: the terminal after the exit', () => {
 
   it('stops waiting once the terminal ends', async () => {
     const { term, wired } = wire();
-    const started = Date.now();
-    const quiet = wired.quiet();
+    let done = false;
+    const quiet = wired.quiet().then(() => { done = true; });
     term.emit('end');
+    await sleep(999); // short of the quiet period: what ends the wait is the terminal's end
+    expect(done).toBe(true);
     await quiet;
-    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('otherwise stops after the quiet period, counted from the exit', async () => {
+    const { wired } = wire();
+    let done = false;
+    const quiet = wired.quiet().then(() => { done = true; });
+    await sleep(999);
+    expect(done).toBe(false);
+    await sleep(1);
+    expect(done).toBe(true);
+    await quiet;
   });
 });
