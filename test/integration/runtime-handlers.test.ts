@@ -58,9 +58,10 @@ describe('runtime: runtime handlers (runc and crun)', () => {
     const runc = await listsRro('runc', []);
     const crun = await listsRro(crunPath, CRUN_ARGS);
     const status = await fx.engine.status({});
+    // User namespaces: runc only (the default handler "" is runc here).
     expect(status.runtimeHandlers).toEqual([
-      { name: '', features: { recursiveReadOnlyMounts: runc, userNamespaces: false } },
-      { name: 'runc', features: { recursiveReadOnlyMounts: runc, userNamespaces: false } },
+      { name: '', features: { recursiveReadOnlyMounts: runc, userNamespaces: true } },
+      { name: 'runc', features: { recursiveReadOnlyMounts: runc, userNamespaces: true } },
       { name: 'crun', features: { recursiveReadOnlyMounts: crun, userNamespaces: false } },
     ]);
     expect(status.features?.supplementalGroupsPolicy).toBe(true);

@@ -6,12 +6,13 @@
 // inside, as with containerd 2.x. A file system that cannot be idmapped is
 // refused at CreateContainer. Released with the container (and, for what a
 // crash left, with the pod's share dir); removal never recurses.
-import { chownSync, closeSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { chownSync, closeSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
 import type { EnginePaths } from '../config/engine-config.js';
 import { invalidArgument } from '../errors.js';
-import { idmapMount, MNT, umount2 } from '../native.js';
+import { idmapMount } from '../native.js';
+import { detachEntriesAndRemove } from '../snapshot/detach-mounts.js';
 
 /** As the share dir's own (sandbox/userns-share.ts, which releases what a crash left through this module). */
 const SHARE_DIR_MODE = 0o710;
@@ -64,32 +65,7 @@ export function idmapVolumes(paths: EnginePaths, pod: { id: string; usernsPath: 
 
 /** Detaches and removes a container's idmapped volumes (none: nothing to do). */
 export function releaseVolumes(paths: EnginePaths, podId: string, containerId: string): void {
-  const dir = volumesDir(paths, podId, containerId);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const at = join(dir, name);
-    for (let i = 0; i < 4; i++) {
-      try {
-        umount2(at, MNT.DETACH);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EINVAL' || code === 'ENOENT') break;
-        throw error;
-      }
-    }
-    try {
-      rmdirSync(at);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') unlinkSync(at);
-      else if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  rmdirSync(dir);
+  detachEntriesAndRemove(volumesDir(paths, podId, containerId));
 }
 
 /** Every container's volumes under the pod's share dir (what a crash left), then the dir. */

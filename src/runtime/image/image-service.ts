@@ -32,7 +32,16 @@ export interface ImageServiceOptions {
   isImageInUse?: (imageId: string) => Promise<boolean> | boolean;
   /** Platform to pull (default: this host's). */
   platform?: Platform;
+  /** Where a failure of work that outlives its call goes (a removed image's collection). */
+  warn?: (message: string) => void;
 }
+
+/**
+ * How long RemoveImage waits for the collection of what the image alone held before it answers
+ * (crictl's deadline is 2 s): an image of thousands of layers goes on being collected after the
+ * answer, and close() waits for it.
+ */
+export const REMOVE_IMAGE_GC_WAIT_MS = 1_000;
 
 /** What the runtime engine needs to create a container's rootfs from an image. */
 export interface ResolvedImage {
@@ -53,6 +62,8 @@ export class ImageService implements ImageApi {
   private readonly configs = new JsonFileCache(64);
   /** Registry endpoints found to speak plain http (loopback and insecure registries only). */
   private readonly plainHttp = new Set<string>();
+  /** Collections that went on after their RemoveImage answered. */
+  private readonly collecting = new Set<Promise<void>>();
 
   private constructor(private readonly opts: ImageServiceOptions) {
     this.ctx = new ImageContext(opts.root);
@@ -132,9 +143,18 @@ export class ImageService implements ImageApi {
     await this.ctx.images.remove(record.id);
     // Free the space now, as containerd does, so ImageFsInfo drops; while a pull
     // holds the content lock this is left to the next gc.
-    await collectGarbage(this.ctx, this.containerSnapshotDir, 2_000).catch((error) => {
+    const gc = collectGarbage(this.ctx, this.containerSnapshotDir, 2_000).then(() => undefined, (error: unknown) => {
       if (!(error instanceof IsulatsError && error.kind === 'deadline-exceeded')) throw error;
     });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), REMOVE_IMAGE_GC_WAIT_MS)));
+    const done = await Promise.race([gc.then(() => true as const), waited]).finally(() => clearTimeout(timer));
+    if (!done) {
+      const later: Promise<void> = gc
+        .catch((error: unknown) => this.opts.warn?.(`collecting what image ${record.id} held: ${(error as Error).message}`))
+        .finally(() => this.collecting.delete(later));
+      this.collecting.add(later);
+    }
     return {};
   }
 
@@ -297,7 +317,9 @@ export class ImageService implements ImageApi {
   }
 
   async close(): Promise<void> {
-    // Nothing held open between calls: each pull makes and closes its own client.
+    // Nothing held open between calls (each pull makes and closes its own client) but a
+    // removed image's collection that outlived its call.
+    await Promise.allSettled([...this.collecting]);
   }
 
   // ---- helpers ----

@@ -173,15 +173,24 @@ export class RuncConmonRuntime implements OciRuntime {
     return { id: s.id, pid: s.pid, status: s.status, bundle: s.bundle };
   }
 
-  async exec(id: string, proc: OciProcess, o: ExecSyncOptions): Promise<ExecSyncResult> {
-    const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  /**
+   * How a non-TTY exec runs: under the execsync helper (its plan) when the helper can do all the
+   * process asks for, under `runc exec` otherwise. Besides its cost, runc 1.1.5 gives an exec'd
+   * process a soft RLIMIT_NOFILE raised to the hard one (its Go init races the limits it sets:
+   * runc#4195); the helper gives the spec's exact limits.
+   */
+  private async execPlan(id: string, proc: OciProcess, token: string): Promise<{ spec: OciProcess; stateDir: string; helperPidFile: string; plan?: Buffer }> {
     const spec = { ...proc, terminal: false };
     const stateDir = joinPath(this.opts.runcRoot, id);
-    // The helper (no runc) when it can do all the process asks for; runc exec otherwise.
     const helperPidFile = joinPath(stateDir, `exec-${token}.pid`);
     const planned = execSyncWithoutRunc(this.runc) ? await this.execSyncHelper.plan(id, spec, helperPidFile) : undefined;
     if (planned && 'fallback' in planned) this.opts.debug?.(`exec in ${id} runs under runc exec: ${planned.fallback}`);
-    const plan = planned && 'plan' in planned ? planned.plan : undefined;
+    return { spec, stateDir, helperPidFile, plan: planned && 'plan' in planned ? planned.plan : undefined };
+  }
+
+  async exec(id: string, proc: OciProcess, o: ExecSyncOptions): Promise<ExecSyncResult> {
+    const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    const { spec, stateDir, helperPidFile, plan } = await this.execPlan(id, proc, token);
     // runc exec's spec and pid file go beside runc's state, or off a full disk (exec-scratch.ts):
     // ExecSync must work to free space. The helper reads its plan from stdin and runs the process
     // even when its pid file cannot be written.
@@ -255,15 +264,7 @@ export class RuncConmonRuntime implements OciRuntime {
     }
     await io.opened;
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    const spec = { ...proc, terminal: false };
-    const stateDir = joinPath(this.opts.runcRoot, id);
-    // The execsync helper when it can do all the process asks for, as ExecSync: besides its cost,
-    // runc 1.1.5 gives an exec'd process a soft RLIMIT_NOFILE raised to the hard one (its Go init
-    // races the limits it sets: runc#4195), the helper the spec's exact limits.
-    const helperPidFile = joinPath(stateDir, `exec-${token}.pid`);
-    const planned = execSyncWithoutRunc(this.runc) ? await this.execSyncHelper.plan(id, spec, helperPidFile) : undefined;
-    if (planned && 'fallback' in planned) this.opts.debug?.(`exec in ${id} runs under runc exec: ${planned.fallback}`);
-    const plan = planned && 'plan' in planned ? planned.plan : undefined;
+    const { spec, stateDir, helperPidFile, plan } = await this.execPlan(id, proc, token);
     // The spec (or the helper's plan) beside runc's state, or off a full disk (exec-scratch.ts), as ExecSync's.
     const scratch = writeExecScratch(stateDir, token, plan ?? JSON.stringify(spec));
     const { specFile } = scratch;

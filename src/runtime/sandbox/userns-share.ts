@@ -11,7 +11,7 @@ import { chownSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from '
 import { dirname, join } from 'node:path';
 import { failedPrecondition } from '../errors.js';
 import type { EnginePaths } from '../config/engine-config.js';
-import { MNT, umount2 } from '../native.js';
+import { detachAll } from '../snapshot/detach-mounts.js';
 import { unmountPodShm } from './pod-shm.js';
 import { releaseAllVolumes } from '../container/userns-volumes.js';
 
@@ -49,18 +49,6 @@ export function makeUsernsShare(paths: EnginePaths, podId: string, gid: number):
   return dir;
 }
 
-function detach(path: string): void {
-  for (let i = 0; i < 4; i++) {
-    try {
-      umount2(path, MNT.DETACH);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EINVAL' || code === 'ENOENT') return;
-      throw error;
-    }
-  }
-}
-
 /** Releases the pod's share dir: idempotent, after its containers' rootfs are unmounted (leftovers are detached). */
 export async function removeUsernsShare(paths: EnginePaths, podId: string): Promise<void> {
   const dir = usernsShareDir(paths, podId);
@@ -72,7 +60,7 @@ export async function removeUsernsShare(paths: EnginePaths, podId: string): Prom
     /* none */
   }
   for (const name of names) {
-    detach(join(rootfs, name));
+    detachAll(join(rootfs, name));
     rmdirSync(join(rootfs, name));
   }
   releaseAllVolumes(paths, podId);

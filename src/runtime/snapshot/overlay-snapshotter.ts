@@ -20,6 +20,7 @@ import { mkdirPrivate } from '../store/private-dirs.js';
 import { placeChildTreesApart } from '../store/top-directory.js';
 import { discard, makeTrash } from '../store/trash.js';
 import { joinPath } from '../store/path-join.js';
+import { detachEntriesAndRemove } from './detach-mounts.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 
 /** What the snapshotter needs from the image service. */
@@ -276,23 +277,7 @@ export class OverlaySnapshotter {
 
   /** Detaches and removes the idmapped layer clones under `dir` (none: nothing to do). */
   private detachIdmapped(dir: string): void {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const at = joinPath(dir, name);
-      try {
-        umount2(at, MNT.DETACH);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EINVAL' && code !== 'ENOENT') throw error;
-      }
-      rmdirSync(at);
-    }
-    rmdirSync(dir);
+    detachEntriesAndRemove(dir);
   }
 
   private async mountOverlay(record: ContainerSnapshot, lowerdirs: string[]): Promise<void> {
