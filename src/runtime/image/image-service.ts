@@ -37,10 +37,12 @@ export interface ImageServiceOptions {
 }
 
 /**
- * How long RemoveImage waits for the collection of what the image alone held before it answers
- * (crictl's deadline is 2 s): an image of thousands of layers goes on being collected after the
- * answer, and close() waits for it.
+ * RemoveImage collects what the image alone held before it answers, as containerd does (kubelet's
+ * image gc reads ImageFsInfo right after), except for an image of more than
+ * REMOVE_IMAGE_SYNC_LAYERS layers: it answers after REMOVE_IMAGE_GC_WAIT_MS of that (crictl's
+ * deadline is 2 s; 10,000 layers take seconds), the rest goes on after, and close() waits for it.
  */
+export const REMOVE_IMAGE_SYNC_LAYERS = 1_000;
 export const REMOVE_IMAGE_GC_WAIT_MS = 1_000;
 
 /** What the runtime engine needs to create a container's rootfs from an image. */
@@ -146,6 +148,10 @@ export class ImageService implements ImageApi {
     const gc = collectGarbage(this.ctx, this.containerSnapshotDir, 2_000).then(() => undefined, (error: unknown) => {
       if (!(error instanceof IsulatsError && error.kind === 'deadline-exceeded')) throw error;
     });
+    if (record.layers.length <= REMOVE_IMAGE_SYNC_LAYERS) {
+      await gc;
+      return {};
+    }
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), REMOVE_IMAGE_GC_WAIT_MS)));
     const done = await Promise.race([gc.then(() => true as const), waited]).finally(() => clearTimeout(timer));
