@@ -41,7 +41,9 @@ async function failure(p: Promise<unknown>): Promise<{ code?: number; details?: 
 }
 
 /** No pull's temp file is left in the daemon's root. */
+/** No partial download is left; a removed image's deletion dir (`-rm-`, deleted by one rm -rf after RemoveImage answered) may still be going. */
 async function expectNoTempFiles(): Promise<void> {
+  await waitFor(async () => !(await readdir(join(daemon.root, 'tmp')).catch(() => [] as string[])).some((n) => n.includes('-rm-')), { timeoutMs: 60_000, what: 'the removed image deletion to end' });
   expect(await readdir(join(daemon.root, 'tmp')).catch(() => [])).toEqual([]);
 }
 

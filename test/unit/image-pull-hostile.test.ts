@@ -42,6 +42,9 @@ async function settled(p: Promise<unknown>, ms = 15_000): Promise<unknown> {
 
 /** Nothing of the failed pull is left: no temp file, no image, no connection to the registry. */
 async function expectNothingLeft(svc: ImageService): Promise<void> {
+  // A removed image's files go after its RemoveImage answered (one deletion dir, one rm -rf).
+  await svc.ctx.blobs.deletionsSettled();
+  await svc.ctx.layers.deletionsSettled();
   expect(await readdir(svc.ctx.blobs.tmpDir)).toEqual([]);
   expect((await svc.listImages({})).images).toEqual([]);
   await waitFor(async () => registry.openConnections() === 0, { timeoutMs: 10_000, what: 'the registry connections to close' });
