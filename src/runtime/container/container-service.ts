@@ -349,9 +349,12 @@ export class ContainerService {
   private async observedExit(record: ContainerRecord): Promise<{ exit?: ExitInfo } | undefined> {
     const exit = await this.oci(record).exitInfo(record.id, record.bundle);
     if (exit) return { exit };
+    // Running while the init or its monitor runs (the monitor writes the exit file next). The init
+    // is asked first: one kill(0), where the monitor needs its pid file read (every list, every
+    // running container).
+    if (record.pid > 0 && processRuns(record.pid)) return undefined;
     const conmonPid = readPidFile(joinPath(record.bundle, 'conmon.pid'));
-    if (conmonPid > 0 && processRuns(conmonPid)) return undefined;
-    return record.pid > 0 && processRuns(record.pid) ? undefined : {};
+    return conmonPid > 0 && processRuns(conmonPid) ? undefined : {};
   }
 
   /**
@@ -583,8 +586,12 @@ export class ContainerService {
   }
 
   async list(req: cri.ListContainersRequestIn): Promise<cri.ListContainersResponse> {
-    const f = req.filter ?? undefined;
-    // Shared frozen records (StateStore.listShared): this answer only reads them.
+    return { containers: (await this.listRecords(req.filter ?? undefined)).map(containerListItem) };
+  }
+
+  /** The records a list answers with, each refreshed (an exit seen is released). */
+  private async listRecords(f: cri.ListContainersRequestIn['filter']): Promise<readonly ContainerRecord[]> {
+    // Shared frozen records (StateStore.listShared): lists and stats only read them.
     let records = this.ctx.containers.listShared().filter((r) => !r.creating);
     if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
     if (f?.podSandboxId) records = records.filter((r) => r.sandboxId.startsWith(f.podSandboxId!));
@@ -594,7 +601,7 @@ export class ContainerService {
       const wanted: ContainerStateName = enumName(f.state.state as never, CONTAINER_STATES);
       records = records.filter((r) => r.state === wanted);
     }
-    return { containers: records.map(containerListItem) };
+    return records;
   }
 
   // ---- exec ----
@@ -716,9 +723,9 @@ export class ContainerService {
 
   async listStats(req: cri.ListContainerStatsRequestIn): Promise<cri.ListContainerStatsResponse> {
     const f = req.filter ?? undefined;
-    const { containers } = await this.list({ filter: { id: f?.id, podSandboxId: f?.podSandboxId, labelSelector: f?.labelSelector } });
-    const records = await Promise.all(containers.map((c) => this.ctx.containers.get(c.id)));
-    const stats = await Promise.all(records.filter((r): r is ContainerRecord => !!r).map((r) => this.statsOf(r)));
+    // The refreshed records themselves: no second read of each record's file.
+    const records = await this.listRecords({ id: f?.id, podSandboxId: f?.podSandboxId, labelSelector: f?.labelSelector });
+    const stats = await Promise.all(records.map((r) => this.statsOf(r)));
     return { stats };
   }
 
