@@ -14,6 +14,10 @@
 //   re-exec, MALLOC_ARENA_MAX, its own bundle) but with these Node flags in place of its list
 //   (ISULATS_DAEMON_NODE_FLAGS), e.g. `max-opt-1=--max-semi-space-size=1 --optimize-for-size --max-opt=1`.
 //   BENCH_PODS=1,10,50: the pod counts (default 1,10,50).
+//   BENCH_ENV_SETS="name=K=V,K=V;name2=K=V": also this daemon once per named environment (e.g.
+//     nofast=ISULATS_GRPC_FAST_PATH=0).
+//   --load: the calls are timed while busy loops hold every CPU (bench/load/cpu-load.ts), as on a
+//     node whose pods use their CPU; pods are started before the loops.
 //   BENCH_DAEMON_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p": more Node flags for the daemon (beside its own).
 import { writeFlagsWrapper } from './flags-wrapper.js';
 import { readFileSync } from 'node:fs';
@@ -25,9 +29,11 @@ import { goJson } from './go-json.js';
 import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { DAEMON_NODE_FLAGS } from '../../src/daemon/process-tuning.js';
 import { runBenchWithRig } from '../bench-rig.js';
+import { startCpuLoad, type CpuLoad } from '../load/cpu-load.js';
 
 const rounds = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '5');
 const K = 20;
+const LOAD = process.argv.includes('--load');
 const RPCS = ['Version', 'Status', 'ListPodSandbox', 'ListContainers', 'PodSandboxStatus', 'ContainerStatus', 'ImageStatus', 'ListImages'] as const;
 const POD_COUNTS = (process.env.BENCH_PODS ?? '1,10,50').split(',').map(Number);
 
@@ -78,6 +84,13 @@ runBenchWithRig(async (rig) => {
     rig.daemons.push(d);
     targets.push({ name: name!.trim(), endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
   }
+  for (const set of (process.env.BENCH_ENV_SETS ?? '').split(';').filter((x) => x.trim())) {
+    const [name, vars = ''] = set.split(/=(.*)/s);
+    const env = Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => [kv.split('=')[0]!, kv.split('=').slice(1).join('=')]));
+    const d = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, env });
+    rig.daemons.push(d);
+    targets.push({ name: name!.trim(), endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
+  }
   if (process.env.BENCH_AUTHORITY === '1') {
     for (const t of targets.filter((x) => x.name === 'isulats' || x.name === 'baseline')) {
       const args = ['-authority', t.endpoint.slice('unix://'.length)];
@@ -102,20 +115,26 @@ runBenchWithRig(async (rig) => {
       if (pods > present) await go(t.endpoint, ['run', '-n', String(pods - present), '-name', `rpcs-${pods}`, '-label', 'rpcs', '-image', rig.images.busybox]);
     }
     present = pods;
-    for (let round = 0; round < rounds; round++) {
-      const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
-      for (const rpc of RPCS) {
-        for (const t of order) {
-          const out = await go(t.endpoint, [...(t.args ?? []), 'repeat', '-rpc', rpc, '-k', String(K), '-pod', t.pod, '-id', t.ctr, '-image', rig.images.busybox]);
-          const key = `${pods}|${rpc}|${t.name}`;
-          times.set(key, [...(times.get(key) ?? []), ...(out.ms as number[])]);
+    // Started once the pods run, stopped before the next pod count starts its pods.
+    const load: CpuLoad | undefined = LOAD ? startCpuLoad() : undefined;
+    try {
+      for (let round = 0; round < rounds; round++) {
+        const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+        for (const rpc of RPCS) {
+          for (const t of order) {
+            const out = await go(t.endpoint, [...(t.args ?? []), 'repeat', '-rpc', rpc, '-k', String(K), '-pod', t.pod, '-id', t.ctr, '-image', rig.images.busybox]);
+            const key = `${pods}|${rpc}|${t.name}`;
+            times.set(key, [...(times.get(key) ?? []), ...(out.ms as number[])]);
+          }
         }
       }
+    } finally {
+      await load?.stop();
     }
   }
   const rss = new Map(targets.map((t) => [t.name, rssKiB(t.pid())]));
   for (const t of own) await go(t.endpoint, ['teardown', '-label', 'rpcs']);
-  console.log(`median ms per RPC, ${rounds} interleaved rounds of ${K} calls on one connection, Go CRI client (grpc-go, k8s.io/cri-api)`);
+  console.log(`median ms per RPC, ${rounds} interleaved rounds of ${K} calls on one connection, Go CRI client (grpc-go, k8s.io/cri-api)${LOAD ? ', under busy loops holding every CPU' : ''}`);
   const others = targets.filter((t) => t.name !== 'containerd');
   console.log(`| pods | call | containerd 1.6 | ${others.map((t) => `${t.name} | ratio`).join(' | ')} |`);
   console.log(`| --- | --- | --- | ${others.map(() => '--- | ---').join(' | ')} |`);
