@@ -20,7 +20,7 @@ import { goClient, type CallSummary, type FloorOutput, type LifecycleOutput, typ
 import { attribute, describeExecs, parseExecs, traceExecs } from './exec-trace.js';
 import { cpuMs, median, summedCpuMs, summedRssKb, vmRssKb } from './proc-stats.js';
 import { machineFacts } from './machine.js';
-import { runPodsByProcess } from './process-clients.js';
+import { clientsAlone, runPodsByProcess } from './process-clients.js';
 import { startCpuLoad, type CpuLoad } from '../load/cpu-load.js';
 import { mdTable, fmt, mib } from './markdown.js';
 import { readFile } from 'node:fs/promises';
@@ -49,7 +49,9 @@ interface DaemonTarget {
   monitors(ps: ProcessInfo[]): ProcessInfo[];
 }
 interface FloorTarget { kind: 'floor'; key: string; label: string; runtime: string }
-type Target = DaemonTarget | FloorTarget;
+/** --clients process: the client processes alone (what every runtime pays for them), against `endpoint`. */
+interface ClientsTarget { kind: 'clients'; key: string; label: string; endpoint: string }
+type Target = DaemonTarget | FloorTarget | ClientsTarget;
 
 interface Sample {
   wallMs: number;
@@ -68,6 +70,10 @@ let seq = 0;
 
 async function measure(t: Target, n: number, ctx: { floor: Floor; image: string; logRoot: string }): Promise<Sample> {
   const tag = `${t.key.replace(/\W/g, '')}${n}x${seq++}`;
+  if (t.kind === 'clients') {
+    const r = await clientsAlone(t.endpoint, n);
+    return { wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, teardownMs: 0, calls: {} };
+  }
   if (t.kind === 'floor') {
     const r = await ctx.floor.run(n, t.runtime, tag);
     return { wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, teardownMs: r.teardownMs, calls: r.calls };
@@ -147,6 +153,8 @@ runBenchWithRig(async (rig) => {
     const only = process.env.BENCH_TARGETS?.split(',');
     const targets: Target[] = [...daemons, ...floors].filter((t) => (!only || t.key === 'containerd' || only.includes(t.key))
       && !(PROCESS_CLIENTS && t.kind === 'daemon' && t.handler !== ''));
+    // What the client processes cost by themselves, on the same CPUs: part of every runtime's figure.
+    if (PROCESS_CLIENTS) targets.push({ kind: 'clients', key: 'clients', label: 'client processes alone (3 per pod, a Version call each)', endpoint: containerd.endpoint });
     for (const t of daemons.filter((d) => d.handler === '')) {
       for (const image of [images.busybox, images.pause]) await goClient(['pull', '-image', image], { endpoint: t.endpoint });
     }
@@ -214,7 +222,7 @@ runBenchWithRig(async (rig) => {
       for (const t of targets) {
         const wall = med(n, t.key, (s) => s.wallMs);
         const ctd = med(n, 'containerd', (s) => s.wallMs);
-        const fl = med(n, t.kind === 'floor' ? t.key : t.floorKey, (s) => s.wallMs);
+        const fl = med(n, t.kind === 'daemon' ? t.floorKey : t.key, (s) => s.wallMs);
         const failed = (results.get(`${n}/${t.key}`) ?? []).reduce((a, s) => a + s.failed, 0);
         rows.push([String(n), t.label, fmt(wall), fmt(wall / ctd, 2), fmt(wall / fl, 2),
           t.kind === 'daemon' ? mib(med(n, t.key, (s) => s.rssIdleKb)) : '—',
@@ -235,7 +243,7 @@ runBenchWithRig(async (rig) => {
       const callRows: string[][] = [];
       for (const n of NS) {
         for (const t of targets) {
-          const names = t.kind === 'floor' ? FLOOR_STEPS : POD_CALLS;
+          const names = t.kind === 'daemon' ? POD_CALLS : FLOOR_STEPS;
           callRows.push([String(n), t.label, ...names.map((c) => `${fmt(med(n, t.key, (s) => s.calls[c]?.median))} / ${fmt(med(n, t.key, (s) => s.calls[c]?.p90))}`)]);
         }
       }

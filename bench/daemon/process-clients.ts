@@ -39,3 +39,25 @@ export async function runPodsByProcess(endpoint: string, n: number, opts: { labe
   for (const e of results) if (e) errors[e] = (errors[e] ?? 0) + 1;
   return { wallMs, failed: results.filter(Boolean).length, errors };
 }
+
+/**
+ * The same client processes with nothing for the runtime to do: per pod three processes one after
+ * another (run-pod, create-container, start-container's places), each dialling and asking Version,
+ * all pods at once. What the client side of the many-clients mode costs on this machine.
+ */
+export async function clientsAlone(endpoint: string, n: number): Promise<ProcessRunOutput> {
+  const bin = goToolPath('go-cri-client');
+  const t0 = performance.now();
+  const results = await Promise.all(Array.from({ length: n }, async () => {
+    try {
+      for (let i = 0; i < 3; i++) await call(bin, endpoint, ['version']);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }));
+  const wallMs = performance.now() - t0;
+  const errors: Record<string, number> = {};
+  for (const e of results) if (e) errors[e] = (errors[e] ?? 0) + 1;
+  return { wallMs, failed: results.filter(Boolean).length, errors };
+}
