@@ -104,7 +104,7 @@ function serveUnary(
     if (ended || stream.destroyed || stream.closed) return;
     finish();
     // Trailers-only: nothing was sent before a status.
-    stream.respond({ 'grpc-status': status.code, 'grpc-message': encodeURI(status.details), ...STATUS_HEADERS }, { endStream: true });
+    guarded(stream, () => stream.respond({ 'grpc-status': status.code, 'grpc-message': encodeURI(status.details), ...STATUS_HEADERS }, { endStream: true }));
   };
   stream.once('close', () => {
     const early = !ended;
@@ -170,9 +170,23 @@ function sendAnswer(
   frame.writeUInt32BE(message.length, 1);
   message.copy(frame, 5);
   finish();
-  stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
-  stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': Status.OK, 'grpc-message': 'OK' }));
-  stream.end(frame);
+  guarded(stream, () => {
+    stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
+    stream.once('wantTrailers', () => guarded(stream, () => stream.sendTrailers({ 'grpc-status': Status.OK, 'grpc-message': 'OK' })));
+    stream.end(frame);
+  });
+}
+
+/**
+ * Runs a write on `stream`; one that throws (the session went away in between: Node throws for a
+ * stream it has just destroyed) resets the stream instead of escaping into a timer or event.
+ */
+function guarded(stream: ServerHttp2Stream, write: () => void): void {
+  try {
+    write();
+  } catch {
+    if (!stream.destroyed) stream.destroy();
+  }
 }
 
 /**
