@@ -54,12 +54,13 @@ type ServiceName = 'RuntimeService' | 'ImageService';
 
 interface MethodDef {
   path: string;
+  requestDeserialize: (bytes: Buffer) => unknown;
   requestStream: boolean;
   responseStream: boolean;
   originalName?: string;
   requestType?: { type?: { name?: string } };
   responseType?: { type?: { name?: string } };
-  responseSerialize?: (obj: object) => Buffer;
+  responseSerialize: (obj: object) => Buffer;
   responseMessageType?: () => Type;
 }
 
@@ -105,21 +106,26 @@ export interface CriServices {
    * graceful drain open until its bound.
    */
   endStreams(): void;
+  /** The unary methods served, by path: what the HTTP/2 fast path serves without grpc-js. */
+  unary: ReadonlyMap<string, UnaryMethod>;
 }
 
 /** Adds both CRI services of the enabled versions to `server`. */
 export async function addCriServices(server: grpc.Server, opts: CriServiceOptions): Promise<CriServices> {
   const versions: CriVersion[] = opts.enableCriV1 ? ['v1', 'v1alpha2'] : ['v1alpha2'];
   const streams = new Set<() => void>();
+  const unary = new Map<string, UnaryMethod>();
   for (const version of versions) {
     const services = await loadCriServices(version);
     for (const name of ['RuntimeService', 'ImageService'] as const) {
-      const definition = services[name].service as unknown as Record<string, MethodDef>;
-      server.addService(withCachedEncoders(definition) as grpc.ServiceDefinition, handlersFor(name, version, definition, opts, streams));
+      // Both servers encode with these, so an answer's bytes do not depend on which one served it.
+      const definition = withCachedEncoders(services[name].service as unknown as Record<string, MethodDef>);
+      server.addService(definition as grpc.ServiceDefinition, handlersFor(name, version, definition, opts, streams, unary));
     }
   }
   return {
     versions,
+    unary,
     endStreams: () => {
       for (const end of [...streams]) end();
     },
@@ -142,11 +148,14 @@ function withCachedEncoders(definition: Record<string, MethodDef>): Record<strin
 
 function handlersFor(
   service: ServiceName, version: CriVersion, definition: Record<string, MethodDef>, opts: CriServiceOptions, streams: Set<() => void>,
+  unary: Map<string, UnaryMethod>,
 ): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
   for (const [rpc, def] of Object.entries(definition)) {
     if (UNARY[service].includes(rpc) && !def.requestStream && !def.responseStream) {
-      impl[rpc] = unaryHandler(rpc, version, def, opts, `runtime.${version}.${service}`);
+      const call = unaryCall(rpc, version, def, opts, `runtime.${version}.${service}`);
+      unary.set(def.path, { path: def.path, requestDeserialize: def.requestDeserialize, responseSerialize: def.responseSerialize, call });
+      impl[rpc] = unaryHandler(call);
     } else if (STREAMED_LISTS[rpc] && def.responseStream && version === 'v1') {
       impl[rpc] = streamedListHandler(rpc, def, opts, `runtime.${version}.${service}`);
     } else if (service === 'RuntimeService' && rpc === 'GetContainerEvents' && version === 'v1') {
@@ -157,39 +166,62 @@ function handlersFor(
   return impl;
 }
 
-function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: CriServiceOptions, service: string): grpc.handleUnaryCall<any, any> {
+/** One unary call's outcome: the answer to send, or the status to end it with. */
+export type UnaryOutcome = { answer: unknown; status?: undefined } | { answer?: undefined; status: GrpcStatus };
+
+/**
+ * A unary CRI method as both servers use it: grpc-js's handler (registered on the Server) and the
+ * HTTP/2 fast path (unary-fast-path.ts). `call` runs the whole call (checks, conversion, backend,
+ * log line, metrics) on a decoded request and never rejects.
+ */
+export interface UnaryMethod {
+  /** e.g. /runtime.v1.RuntimeService/Version */
+  path: string;
+  requestDeserialize: (bytes: Buffer) => unknown;
+  responseSerialize: (obj: object) => Buffer;
+  call: (request: unknown, signal: AbortSignal) => Promise<UnaryOutcome>;
+}
+
+function unaryCall(rpc: string, version: CriVersion, def: MethodDef, opts: CriServiceOptions, service: string): UnaryMethod['call'] {
   const { backend } = opts;
   const method = camel(rpc);
   const requestType = def.requestType?.type?.name ?? `${rpc}Request`;
   const responseType = def.responseType?.type?.name ?? `${rpc}Response`;
-  return (call, callback) => {
+  return async (request, signal) => {
     const started = process.hrtime.bigint();
     // The request as the engine saw it (v1), for the log line.
-    let req: any = call.request;
+    let req: any = request;
     let res: any;
-    const gone = callerGone(call);
-    void (async () => {
-      const unknownEnum = findUnknownEnum(version === 'v1' ? 'cri-v1' : 'cri-v1alpha2', requestType, call.request);
+    try {
+      const unknownEnum = findUnknownEnum(version === 'v1' ? 'cri-v1' : 'cri-v1alpha2', requestType, request);
       if (unknownEnum) throw invalidArgument(`unknown enum value: ${unknownEnum}`);
-      if (version !== 'v1') req = fromV1alpha2(requestType, call.request);
+      if (version !== 'v1') req = fromV1alpha2(requestType, request);
       validateRequest(rpc, req);
       const fn = (backend as unknown as Record<string, ((r: unknown, call: CallOptions) => Promise<unknown>) | undefined>)[method];
       if (typeof fn !== 'function') throw new IsulatsError('unimplemented', `${rpc} is not implemented by this runtime`);
-      res = await fn.call(backend, req, { signal: gone.signal });
+      res = await fn.call(backend, req, { signal });
       // The API version a client sees is the one it speaks to, whatever the engine behind says.
       if (rpc === 'Version' && res) res = { ...(res as object), runtimeApiVersion: version };
-      return version === 'v1' ? res : toV1alpha2(responseType, res);
-    })().finally(gone.done).then(
-      (answer) => {
-        finished(opts, service, false, { rpc, api: version, started, code: 0, req, res });
-        callback(null, answer);
-      },
-      (err: unknown) => {
-        const status = toGrpcStatus(err);
-        finished(opts, service, false, { rpc, api: version, started, code: status.code, details: status.details, err, req });
-        callback(status as grpc.ServiceError, null);
-      },
-    );
+      const answer = version === 'v1' ? res : toV1alpha2(responseType, res);
+      finished(opts, service, false, { rpc, api: version, started, code: 0, req, res });
+      return { answer };
+    } catch (err) {
+      const status = toGrpcStatus(err);
+      finished(opts, service, false, { rpc, api: version, started, code: status.code, details: status.details, err, req });
+      return { status };
+    }
+  };
+}
+
+/** grpc-js's handler for a unary method: used when the fast path is off or passes a call on. */
+function unaryHandler(call: UnaryMethod['call']): grpc.handleUnaryCall<any, any> {
+  return (serverCall, callback) => {
+    const gone = callerGone(serverCall);
+    void call(serverCall.request, gone.signal).then((outcome) => {
+      gone.done();
+      if (outcome.status) callback(outcome.status as grpc.ServiceError, null);
+      else callback(null, outcome.answer);
+    });
   };
 }
 
@@ -200,9 +232,14 @@ function unaryHandler(rpc: string, version: CriVersion, def: MethodDef, opts: Cr
  */
 function callerGone(call: grpc.ServerUnaryCall<unknown, unknown>): { signal: AbortSignal; done: () => void } {
   const abort = new AbortController();
-  const onCancel = () => abort.abort(new IsulatsError('deadline-exceeded', 'the caller cancelled the call or its deadline passed'));
+  const onCancel = () => abort.abort(callerGoneError());
   call.on('cancelled', onCancel);
   return { signal: abort.signal, done: () => void call.off('cancelled', onCancel) };
+}
+
+/** The reason a call's signal aborts with when its caller has gone. */
+export function callerGoneError(): IsulatsError {
+  return new IsulatsError('deadline-exceeded', 'the caller cancelled the call or its deadline passed');
 }
 
 function streamedListHandler(rpc: string, def: MethodDef, opts: CriServiceOptions, service: string): grpc.handleServerStreamingCall<any, any> {

@@ -11,6 +11,7 @@ import { addCriServices, MAX_MESSAGE_BYTES } from './cri-server.js';
 import { addAdminService } from './admin-service.js';
 import { ConnectionLimit } from './connection-limit.js';
 import { createClampedInjector } from './deadline-clamp.js';
+import { installUnaryFastPath, type FastPath } from './unary-fast-path.js';
 import { raiseEventLoop } from './event-loop-priority.js';
 import { residentKb, startIdleTrim } from './idle-trim.js';
 import { acquireInstanceLock } from './instance-lock.js';
@@ -42,6 +43,8 @@ export interface DaemonOptions {
   reloadConfig?: () => Promise<DaemonConfig>;
   /** Set the calling thread's nice to config.eventLoopNice (the daemon process does; tests in a shared process do not). */
   raiseEventLoop?: boolean;
+  /** Serve unary CRI calls on the HTTP/2 stream (unary-fast-path.ts); default: unless ISULATS_GRPC_FAST_PATH=0. */
+  grpcFastPath?: boolean;
 }
 
 export interface Daemon {
@@ -62,6 +65,8 @@ export interface Daemon {
   reload(): Promise<void>;
   /** Settles when the daemon has stopped. */
   readonly stopped: Promise<void>;
+  /** Unary calls the fast path has served (tests tell which server answered); 0 when it is off. */
+  fastPathCalls(): number;
 }
 
 /** Where the logs go: stdout (journald under systemd), or a rotated file (log-driver "file"). */
@@ -151,7 +156,12 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       log,
       state: () => ({ endpoints: listeners.map((l) => l.endpoint), apiVersions, streamingUrl: streaming?.url }),
     });
-    const injector = createClampedInjector(server, grpc.ServerCredentials.createInsecure());
+    // Unary CRI calls are answered on the HTTP/2 stream (unary-fast-path.ts); ISULATS_GRPC_FAST_PATH=0
+    // leaves every call to grpc-js.
+    let fastPath: FastPath | undefined;
+    const injector = createClampedInjector(server, grpc.ServerCredentials.createInsecure(), (opts.grpcFastPath ?? process.env.ISULATS_GRPC_FAST_PATH !== '0')
+      ? (http2Server) => void (fastPath = installUnaryFastPath(server, http2Server, cri.unary, log))
+      : undefined);
     undo.push({
       what: 'stop gRPC server',
       run: () => {
@@ -200,6 +210,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       streamingUrl: streaming?.url,
       metricsUrl,
       stopped,
+      fastPathCalls: () => fastPath?.served() ?? 0,
       stop(reason = 'stop requested') {
         stopping ??= (async () => {
           log.info('shutting down', { reason, graceMs: grace });

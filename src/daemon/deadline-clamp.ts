@@ -32,8 +32,12 @@ export function clampIncomingDeadlines(http2Server: EventEmitter): void {
  * `server.createConnectionInjector(credentials)`, with incoming deadlines clamped. grpc-js keeps
  * the HTTP/2 server it makes for an injector in a private map (`http2Servers`); the version is
  * pinned, and a layout change fails the daemon's start here rather than letting deadlines misfire.
+ * `wrap`, if given, is handed that HTTP/2 server before the clamp goes in, so the clamp's listener
+ * runs before any listener `wrap` installs (the unary fast path's dispatcher).
  */
-export function createClampedInjector(server: grpc.Server, credentials: grpc.ServerCredentials): grpc.ConnectionInjector {
+export function createClampedInjector(
+  server: grpc.Server, credentials: grpc.ServerCredentials, wrap?: (http2Server: EventEmitter) => void,
+): grpc.ConnectionInjector {
   const servers = (server as unknown as { http2Servers?: unknown }).http2Servers;
   if (!(servers instanceof Map)) throw new Error('grpc-js changed: Server.http2Servers is gone (needed to clamp RPC deadlines)');
   const before = new Set(servers.keys());
@@ -42,6 +46,12 @@ export function createClampedInjector(server: grpc.Server, credentials: grpc.Ser
   if (made.length !== 1 || typeof (made[0] as EventEmitter).prependListener !== 'function') {
     injector.destroy();
     throw new Error('grpc-js changed: no HTTP/2 server found for the connection injector (needed to clamp RPC deadlines)');
+  }
+  try {
+    wrap?.(made[0] as EventEmitter);
+  } catch (err) {
+    injector.destroy();
+    throw err;
   }
   clampIncomingDeadlines(made[0] as EventEmitter);
   return injector;

@@ -1,0 +1,248 @@
+// The unary fast path (src/daemon/unary-fast-path.ts) against grpc-js itself: two in-process
+// daemons over the same fake backend, one with the fast path and one without, asked the same raw
+// HTTP/2 requests (node:http2 client, so odd frames can be sent): headers, message bytes and
+// trailers must match, and the fast-path daemon's counter says it served the unary ones.
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as http2 from 'node:http2';
+import * as net from 'node:net';
+import { deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCriServices } from '../../src/api/proto.js';
+import type { CallOptions, CriBackend } from '../../src/client/backend.js';
+import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { MAX_MESSAGE_BYTES } from '../../src/daemon/cri-server.js';
+import { createLogger } from '../../src/daemon/logger.js';
+import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
+import { IsulatsError } from '../../src/runtime/errors.js';
+
+/** Calls whose signal aborted, by name. */
+const aborted: string[] = [];
+/** Calls started, by name. */
+const started: string[] = [];
+
+/** Waits for the caller to go, then fails as the engine does. */
+function untilAborted(name: string) {
+  return (_req: unknown, call: CallOptions) => new Promise((_resolve, reject) => {
+    started.push(name);
+    call.signal!.addEventListener('abort', () => {
+      aborted.push(name);
+      reject(call.signal!.reason);
+    });
+  });
+}
+
+function fakeBackend(): CriBackend {
+  return {
+    kind: 'remote', target: 'fake', apiVersion: async () => 'v1', close: async () => undefined,
+    version: async () => ({ version: '0.1.0', runtimeName: 'fake', runtimeVersion: '1.0', runtimeApiVersion: 'v1' }),
+    listPodSandbox: async (req: any) => ({
+      items: [{ id: req?.filter?.id || 'p1', metadata: { name: 'n', uid: 'u', namespace: 'ns', attempt: 0 }, state: 'SANDBOX_READY', createdAt: '1700000000000000000', labels: { a: 'b c%' }, annotations: {}, runtimeHandler: '' }],
+    }),
+    containerStatus: async (req: any) => { throw new IsulatsError('not-found', `container "${req.containerId}" not found: ünïcode 100%`); },
+    listContainers: async () => ({ containers: [] }),
+    // An answer just over the message limit: Sent message larger than max.
+    listImages: async () => ({ images: [{ id: 'x'.repeat(MAX_MESSAGE_BYTES), repoTags: [], repoDigests: [], size: '1', uid: null, username: '', spec: null, pinned: false }] }),
+    pullImage: untilAborted('pull'),
+    execSync: untilAborted('exec'),
+    async *getContainerEvents() {
+      yield { containerId: 'c1', containerEventType: 'CONTAINER_STARTED_EVENT', createdAt: '1', podSandboxStatus: null, containersStatuses: [] };
+    },
+  } as unknown as CriBackend;
+}
+
+interface Side { daemon: Daemon; socket: string; dir: string; session: http2.ClientHttp2Session }
+
+async function start(grpcFastPath: boolean): Promise<Side> {
+  const dir = mkdtempSync('/tmp/ist-ufp-');
+  const socket = `${dir}/d.sock`;
+  const config = { ...resolveDaemonConfig({}, { socket, pidfile: `${dir}/d.pid`, root: dir, state: dir }), enableCriV1: true };
+  const daemon = await startDaemon({ config, backendFactory: async () => fakeBackend(), log: createLogger('error', () => undefined), shutdownGraceMs: 2000, grpcFastPath });
+  return { daemon, socket, dir, session: connect(socket) };
+}
+
+function connect(socket: string): http2.ClientHttp2Session {
+  const session = http2.connect('http://localhost', { createConnection: () => net.connect(socket) });
+  session.on('error', () => undefined);
+  return session;
+}
+
+interface Raw { headers: Record<string, unknown>; data: string; trailers?: Record<string, unknown>; rstCode?: number }
+
+/** One request on `session`: its response headers (no date), body (hex) and trailers. */
+function raw(
+  session: http2.ClientHttp2Session, path: string, body: Buffer, extra: Record<string, string> = {}, onRequest?: (req: http2.ClientHttp2Stream) => void,
+): Promise<Raw> {
+  return new Promise((resolve) => {
+    const req = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', ...extra });
+    const out: Raw = { headers: {}, data: '' };
+    const chunks: Buffer[] = [];
+    req.on('response', (h) => {
+      const { date: _date, ...rest } = h;
+      out.headers = { ...rest };
+    });
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('trailers', (t) => (out.trailers = { ...t }));
+    req.on('error', () => undefined);
+    req.on('close', () => {
+      out.data = Buffer.concat(chunks).toString('hex');
+      if (onRequest) out.rstCode = req.rstCode;
+      resolve(out);
+    });
+    req.end(body);
+    onRequest?.(req);
+  });
+}
+
+function frame(message: Buffer, compressed = 0): Buffer {
+  const prefix = Buffer.alloc(5);
+  prefix.writeUInt8(compressed, 0);
+  prefix.writeUInt32BE(message.length, 1);
+  return Buffer.concat([prefix, message]);
+}
+
+async function encode(version: 'v1' | 'v1alpha2', service: 'RuntimeService' | 'ImageService', rpc: string, req: object): Promise<Buffer> {
+  const svc = await loadCriServices(version);
+  return (svc[service].service as any)[rpc].requestSerialize(req);
+}
+
+const V1 = '/runtime.v1.RuntimeService';
+
+describe('unary calls served on the HTTP/2 stream', () => {
+  let fast: Side;
+  let slow: Side;
+  beforeAll(async () => {
+    [fast, slow] = await Promise.all([start(true), start(false)]);
+  });
+  afterAll(async () => {
+    for (const s of [fast, slow]) {
+      if (!s) continue;
+      s.session.close();
+      await s.daemon.stop();
+      rmSync(s.dir, { recursive: true, force: true });
+    }
+  });
+
+  /** The same request to both daemons; the answers must be the same. Returns the fast path's, with how many calls it served. */
+  async function both(path: string, body: Buffer, extra?: Record<string, string>): Promise<Raw & { served: number }> {
+    const before = fast.daemon.fastPathCalls();
+    const [a, b] = await Promise.all([raw(fast.session, path, body, extra), raw(slow.session, path, body, extra)]);
+    expect(a).toEqual(b);
+    expect(slow.daemon.fastPathCalls()).toBe(0);
+    return { ...a, served: fast.daemon.fastPathCalls() - before };
+  }
+
+  it('answers a read call with grpc-js\'s headers, bytes and trailers, over v1 and v1alpha2', async () => {
+    for (const version of ['v1', 'v1alpha2'] as const) {
+      const r = await both(`/runtime.${version}.RuntimeService/ListPodSandbox`, frame(await encode(version, 'RuntimeService', 'ListPodSandbox', { filter: { id: 'pod-1' } })));
+      expect(r.served).toBe(1);
+      expect(r.headers).toMatchObject({ ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-encoding': 'identity' });
+      expect(r.trailers).toMatchObject({ 'grpc-status': '0', 'grpc-message': 'OK' });
+      expect(Buffer.from(r.data, 'hex').toString()).toContain('pod-1');
+      const v = await both(`/runtime.${version}.RuntimeService/Version`, frame(Buffer.alloc(0)));
+      expect(Buffer.from(v.data, 'hex').toString()).toContain(version);
+    }
+  });
+
+  it('answers an engine error as a trailers-only response with the percent-encoded message', async () => {
+    const r = await both(`${V1}/ContainerStatus`, frame(await encode('v1', 'RuntimeService', 'ContainerStatus', { containerId: 'nope' })));
+    expect(r.served).toBe(1);
+    expect(r.headers).toMatchObject({ 'grpc-status': '5', 'grpc-message': encodeURI('container "nope" not found: ünïcode 100%') });
+    expect(r.trailers).toBeUndefined();
+  });
+
+  it('refuses a declared length over the limit without reading it, and the connection keeps serving', async () => {
+    const big = Buffer.alloc(5);
+    big.writeUInt32BE(MAX_MESSAGE_BYTES + 1, 1);
+    const r = await both(`${V1}/Version`, big);
+    expect(r.served).toBe(1);
+    expect(r.headers).toMatchObject({ 'grpc-status': '8', 'grpc-message': encodeURI(`Received message larger than max (${MAX_MESSAGE_BYTES + 1} vs ${MAX_MESSAGE_BYTES})`) });
+    expect((await both(`${V1}/Version`, frame(Buffer.alloc(0)))).trailers).toMatchObject({ 'grpc-status': '0' });
+  });
+
+  it('reads a request split across many DATA frames', async () => {
+    const body = frame(await encode('v1', 'RuntimeService', 'ListPodSandbox', { filter: { id: 'split-pod' } }));
+    const answers = await Promise.all([fast, slow].map((side) => new Promise<string>((resolve) => {
+      const req = side.session.request({ ':method': 'POST', ':path': `${V1}/ListPodSandbox`, 'content-type': 'application/grpc', te: 'trailers' });
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('close', () => resolve(Buffer.concat(chunks).toString()));
+      // One byte a frame, each after the last went out.
+      let i = 0;
+      const next = () => (i < body.length ? req.write(body.subarray(i, ++i), next) : req.end());
+      next();
+    })));
+    expect(answers[0]).toContain('split-pod');
+    expect(answers[0]).toBe(answers[1]);
+  });
+
+  it('refuses an answer over the limit as grpc-js does', async () => {
+    const r = await both('/runtime.v1.ImageService/ListImages', frame(Buffer.alloc(0)));
+    expect(r.served).toBe(1);
+    expect(r.headers['grpc-status']).toBe('8');
+    expect(decodeURI(String(r.headers['grpc-message']))).toMatch(/^Sent message larger than max \(\d+ vs\. 16777216\)$/);
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+  ] as const)('serves a %s-compressed request', async (encoding, compress) => {
+    const message = await encode('v1', 'RuntimeService', 'ListPodSandbox', { filter: { id: 'zipped-pod' } });
+    const r = await both(`${V1}/ListPodSandbox`, frame(compress(message), 1), { 'grpc-encoding': encoding });
+    expect(r.served).toBe(1);
+    expect(r.trailers).toMatchObject({ 'grpc-status': '0' });
+    expect(Buffer.from(r.data, 'hex').toString()).toContain('zipped-pod');
+  });
+
+  it.each([
+    ['an unknown compression', frame(Buffer.from([1, 2]), 1), { 'grpc-encoding': 'snappy' }, '12'],
+    ['a corrupt gzip message', frame(Buffer.from('not gzip'), 1), { 'grpc-encoding': 'gzip' }, '13'],
+    ['a gzip bomb', frame(gzipSync(Buffer.alloc(MAX_MESSAGE_BYTES + 1)), 1), { 'grpc-encoding': 'gzip' }, '8'],
+    ['no message', Buffer.alloc(0), {}, '12'],
+    ['two messages', Buffer.concat([frame(Buffer.alloc(0)), frame(Buffer.alloc(0))]), {}, '12'],
+    ['a message that is not protobuf', frame(Buffer.from([0xff, 0xff, 0xff])), {}, '13'],
+    ['a malformed grpc-timeout', frame(Buffer.alloc(0)), { 'grpc-timeout': 'soon' }, '13'],
+  ])('answers %s as grpc-js does', async (_what, body, extra, code) => {
+    const r = await both(`${V1}/Version`, body, extra);
+    expect(r.served).toBe(1);
+    expect(r.headers['grpc-status']).toBe(code);
+  });
+
+  it('leaves streaming calls, unknown methods and other content types to grpc-js', async () => {
+    const events = await both(`${V1}/GetContainerEvents`, frame(Buffer.alloc(0)));
+    expect(events.trailers).toMatchObject({ 'grpc-status': '0' });
+    expect(Buffer.from(events.data, 'hex').toString()).toContain('c1');
+    const unknown = await both(`${V1}/NoSuchMethod`, frame(Buffer.alloc(0)));
+    expect(unknown.headers).toMatchObject({ 'grpc-status': '12', 'grpc-message': 'The server does not implement the method /runtime.v1.RuntimeService/NoSuchMethod' });
+    const other = await both(`${V1}/Version`, frame(Buffer.alloc(0)), { 'content-type': 'application/grpc+json' });
+    expect([events.served, unknown.served, other.served]).toEqual([0, 0, 0]);
+  });
+
+  it('answers DEADLINE_EXCEEDED when the deadline passes, and aborts the call\'s work', async () => {
+    const body = frame(await encode('v1', 'ImageService', 'PullImage', { image: { image: 'example/slow' } }));
+    aborted.length = 0;
+    const r = await both('/runtime.v1.ImageService/PullImage', body, { 'grpc-timeout': '300m' });
+    expect(r.served).toBe(1);
+    expect(r.headers).toMatchObject({ 'grpc-status': '4', 'grpc-message': 'Deadline%20exceeded' });
+    for (let i = 0; i < 100 && aborted.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(aborted).toEqual(['pull', 'pull']);
+  });
+
+  it('aborts the call\'s work when the client cancels it, and the connection keeps serving', async () => {
+    const body = frame(await encode('v1', 'RuntimeService', 'ExecSync', { containerId: 'c', cmd: ['sleep', '5'] }));
+    for (const side of [fast, slow]) {
+      aborted.length = 0;
+      started.length = 0;
+      const before = side.daemon.fastPathCalls();
+      let req: http2.ClientHttp2Stream | undefined;
+      const done = raw(side.session, `${V1}/ExecSync`, body, {}, (r) => (req = r));
+      for (let i = 0; i < 200 && started.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(started).toEqual(['exec']);
+      req!.close(http2.constants.NGHTTP2_CANCEL);
+      expect((await done).rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+      for (let i = 0; i < 200 && aborted.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(aborted).toEqual(['exec']);
+      expect((await raw(side.session, `${V1}/Version`, frame(Buffer.alloc(0)))).trailers).toMatchObject({ 'grpc-status': '0' });
+      expect(side.daemon.fastPathCalls() - before).toBe(side === fast ? 2 : 0);
+    }
+  });
+});
