@@ -20,11 +20,13 @@
 //     node whose pods use their CPU; pods are started before the loops.
 //   BENCH_DAEMON_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p": more Node flags for the daemon (beside its own).
 import { writeFlagsWrapper } from './flags-wrapper.js';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { openCriClient } from '../../test/rig/cri-client.js';
 import { goToolPath } from '../../test/rig/go-tools.js';
+import { REPO_ROOT } from '../../test/rig/cli.js';
 import { goJson } from './go-json.js';
 import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { DAEMON_NODE_FLAGS } from '../../src/daemon/process-tuning.js';
@@ -51,7 +53,8 @@ const median = (xs: number[]) => {
 
 runBenchWithRig(async (rig) => {
   const bin = goToolPath('go-cri-client');
-  const targets: Array<{ name: string; endpoint: string; pod: string; ctr: string; pid: () => number; args?: string[]; same?: string }> = [];
+  // floor: no runtime behind it (h2-floor.mjs), so no pods to make.
+  const targets: Array<{ name: string; endpoint: string; pod: string; ctr: string; pid: () => number; args?: string[]; same?: string; floor?: boolean }> = [];
   const extraFlags = (process.env.BENCH_DAEMON_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const daemon = await startIsulatsDaemon(extraFlags.length === 0 ? { podSandboxImage: rig.images.pause } : {
     podSandboxImage: rig.images.pause,
@@ -91,6 +94,15 @@ runBenchWithRig(async (rig) => {
     rig.daemons.push(d);
     targets.push({ name: name!.trim(), endpoint: d.endpoint, pod: '', ctr: '', pid: () => d.pid });
   }
+  // The floor: node:http2 alone under the daemon's Node flags, an empty answer to every call.
+  const floorSocket = join(rig.dir, 'h2-floor.sock');
+  const floor = spawn(process.execPath, [...DAEMON_NODE_FLAGS, join(REPO_ROOT, 'bench/container-calls/h2-floor.mjs'), floorSocket], { stdio: ['ignore', 'pipe', 'inherit'] });
+  process.once('exit', () => floor.kill('SIGTERM')); // also when the bench fails on the way
+  await new Promise<void>((resolve, reject) => {
+    floor.stdout.once('data', () => resolve());
+    floor.once('exit', (code) => reject(new Error(`h2-floor.mjs exited with ${code}`)));
+  });
+  targets.push({ name: 'node:http2 floor', endpoint: `unix://${floorSocket}`, pod: '', ctr: '', pid: () => floor.pid!, floor: true });
   if (process.env.BENCH_AUTHORITY === '1') {
     for (const t of targets.filter((x) => x.name === 'isulats' || x.name === 'baseline')) {
       const args = ['-authority', t.endpoint.slice('unix://'.length)];
@@ -98,7 +110,7 @@ runBenchWithRig(async (rig) => {
     }
   }
   const go = (endpoint: string, args: string[]) => goJson(bin, endpoint, args, 600_000);
-  const own = targets.filter((t) => !t.same);
+  const own = targets.filter((t) => !t.same && !t.floor);
   for (const t of own) {
     const cri = openCriClient(t.endpoint);
     await cri.image('PullImage', { image: { image: rig.images.busybox } }, 120_000);
@@ -134,6 +146,7 @@ runBenchWithRig(async (rig) => {
   }
   const rss = new Map(targets.map((t) => [t.name, rssKiB(t.pid())]));
   for (const t of own) await go(t.endpoint, ['teardown', '-label', 'rpcs']);
+  floor.kill('SIGTERM');
   console.log(`median ms per RPC, ${rounds} interleaved rounds of ${K} calls on one connection, Go CRI client (grpc-go, k8s.io/cri-api)${LOAD ? ', under busy loops holding every CPU' : ''}`);
   const others = targets.filter((t) => t.name !== 'containerd');
   console.log(`| pods | call | containerd 1.6 | ${others.map((t) => `${t.name} | ratio`).join(' | ')} |`);
