@@ -19,25 +19,25 @@ async function call(bin: string, endpoint: string, args: string[]): Promise<Reco
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Record<string, string>;
 }
 
-/** N pods (pod + container running argv), three client processes each, all pods at once; labelled `label`. */
-export async function runPodsByProcess(endpoint: string, n: number, opts: { label: string; name: string; image: string; argv?: string[] }): Promise<ProcessRunOutput> {
-  const bin = goToolPath('go-cri-client');
-  const argv = opts.argv ?? ['sleep', '3600'];
+/** Runs `chain` n times at once; wall time from the first start to the last end, and each failure's first line counted. */
+async function atOnce(n: number, chain: (i: number) => Promise<void>): Promise<ProcessRunOutput> {
   const t0 = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, async (_, i) => {
-    try {
-      const { podId } = await call(bin, endpoint, ['run-pod', '-name', `${opts.name}-${opts.label}-${i}`, '-label', opts.label]);
-      const { containerId } = await call(bin, endpoint, ['create-container', '-pod', podId!, '-name', 'c', '-image', opts.image, '--', ...argv]);
-      await call(bin, endpoint, ['start-container', '-id', containerId!]);
-      return undefined;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  }));
+  const results = await Promise.all(Array.from({ length: n }, (_, i) => chain(i).then(() => undefined, (err: Error) => err.message)));
   const wallMs = performance.now() - t0;
   const errors: Record<string, number> = {};
   for (const e of results) if (e) errors[e] = (errors[e] ?? 0) + 1;
   return { wallMs, failed: results.filter(Boolean).length, errors };
+}
+
+/** N pods (pod + container running argv), three client processes each, all pods at once; labelled `label`. */
+export async function runPodsByProcess(endpoint: string, n: number, opts: { label: string; name: string; image: string; argv?: string[] }): Promise<ProcessRunOutput> {
+  const bin = goToolPath('go-cri-client');
+  const argv = opts.argv ?? ['sleep', '3600'];
+  return atOnce(n, async (i) => {
+    const { podId } = await call(bin, endpoint, ['run-pod', '-name', `${opts.name}-${opts.label}-${i}`, '-label', opts.label]);
+    const { containerId } = await call(bin, endpoint, ['create-container', '-pod', podId!, '-name', 'c', '-image', opts.image, '--', ...argv]);
+    await call(bin, endpoint, ['start-container', '-id', containerId!]);
+  });
 }
 
 /**
@@ -47,17 +47,7 @@ export async function runPodsByProcess(endpoint: string, n: number, opts: { labe
  */
 export async function clientsAlone(endpoint: string, n: number): Promise<ProcessRunOutput> {
   const bin = goToolPath('go-cri-client');
-  const t0 = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, async () => {
-    try {
-      for (let i = 0; i < 3; i++) await call(bin, endpoint, ['version']);
-      return undefined;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  }));
-  const wallMs = performance.now() - t0;
-  const errors: Record<string, number> = {};
-  for (const e of results) if (e) errors[e] = (errors[e] ?? 0) + 1;
-  return { wallMs, failed: results.filter(Boolean).length, errors };
+  return atOnce(n, async () => {
+    for (let i = 0; i < 3; i++) await call(bin, endpoint, ['version']);
+  });
 }

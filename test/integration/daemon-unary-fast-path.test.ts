@@ -5,13 +5,12 @@
 // passes or whose client goes stops its work (the exec'd process is killed). Which server answered
 // is shown in test/unit/unary-fast-path.test.ts (an in-process daemon's counter).
 import { spawn } from 'node:child_process';
-import * as http2 from 'node:http2';
-import * as net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCriServices } from '../../src/api/proto.js';
 import { openCriClient, type RawCriClient } from '../rig/cri-client.js';
+import { connectUnix, grpcFrame, rawGrpcCall, type RawAnswer } from '../rig/raw-grpc.js';
 import { goToolPath, runGoCriClient } from '../rig/go-tools.js';
 import { inCgroupOf, listProcesses } from '../rig/host-cleanup.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
@@ -26,30 +25,6 @@ async function outcome(p: Promise<unknown>): Promise<unknown> {
   return p.then((res) => ({ res }), (err: grpc.ServiceError) => ({ code: err.code, details: err.details }));
 }
 
-/** One raw HTTP/2 request: response headers (no date), body, trailers. */
-function raw(session: http2.ClientHttp2Session, path: string, body: Buffer, extra: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const req = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', ...extra });
-    const out: Record<string, unknown> = {};
-    const chunks: Buffer[] = [];
-    req.on('response', (h) => {
-      const { date: _date, ...rest } = h;
-      out.headers = { ...rest };
-    });
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('trailers', (t) => (out.trailers = { ...t }));
-    req.on('error', (err) => (out.error = err.message));
-    req.on('close', () => resolve({ ...out, data: Buffer.concat(chunks).toString('hex') }));
-    req.end(body);
-  });
-}
-
-function frame(message: Buffer, compressed = 0): Buffer {
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt8(compressed, 0);
-  prefix.writeUInt32BE(message.length, 1);
-  return Buffer.concat([prefix, message]);
-}
 
 /** PIDs of processes in the container's cgroup running `sleep <marker>`. */
 async function sleeps(containerId: string, marker: string): Promise<number[]> {
@@ -112,21 +87,20 @@ describe('unary calls served on the HTTP/2 stream', () => {
     const oversized = Buffer.alloc(5);
     oversized.writeUInt32BE(MAX_MESSAGE_BYTES + 1, 1);
     const answers = await Promise.all([fast, slow].map(async (d) => {
-      const session = http2.connect('http://localhost', { createConnection: () => net.connect(d.socket) });
-      session.on('error', () => undefined);
+      const session = connectUnix(d.socket);
       try {
         const out = [];
-        out.push(await raw(session, '/runtime.v1.RuntimeService/Version', frame(Buffer.alloc(0))));
-        out.push(await raw(session, '/runtime.v1.RuntimeService/ContainerStatus', frame(statusReq)));
-        out.push(await raw(session, '/runtime.v1.RuntimeService/Version', oversized));
-        out.push(await raw(session, '/runtime.v1.RuntimeService/ListPodSandbox', frame(gzipSync(listReq), 1), { 'grpc-encoding': 'gzip' }));
-        out.push(await raw(session, '/runtime.v1.RuntimeService/Version', frame(Buffer.alloc(0))));
+        out.push(await rawGrpcCall(session, '/runtime.v1.RuntimeService/Version', grpcFrame(Buffer.alloc(0)), { keepError: true }));
+        out.push(await rawGrpcCall(session, '/runtime.v1.RuntimeService/ContainerStatus', grpcFrame(statusReq), { keepError: true }));
+        out.push(await rawGrpcCall(session, '/runtime.v1.RuntimeService/Version', oversized, { keepError: true }));
+        out.push(await rawGrpcCall(session, '/runtime.v1.RuntimeService/ListPodSandbox', grpcFrame(gzipSync(listReq), 1), { headers: { 'grpc-encoding': 'gzip' }, keepError: true }));
+        out.push(await rawGrpcCall(session, '/runtime.v1.RuntimeService/Version', grpcFrame(Buffer.alloc(0)), { keepError: true }));
         return out;
       } finally {
         session.close();
       }
     }));
-    const [f, s] = answers as [Record<string, any>[], Record<string, any>[]];
+    const [f, s] = answers as [RawAnswer[], RawAnswer[]];
     // Only the pod list differs (the fast daemon has the test's pod): compare it by status.
     expect(f[3]!.trailers).toEqual(s[3]!.trailers);
     expect(f[3]!.data).not.toBe('');

@@ -4,7 +4,6 @@
 // trailers must match, and the fast-path daemon's counter says it served the unary ones.
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as http2 from 'node:http2';
-import * as net from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCriServices } from '../../src/api/proto.js';
@@ -14,6 +13,7 @@ import { MAX_MESSAGE_BYTES } from '../../src/daemon/cri-server.js';
 import { createLogger } from '../../src/daemon/logger.js';
 import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { IsulatsError } from '../../src/runtime/errors.js';
+import { connectUnix, grpcFrame, rawGrpcCall, type RawAnswer } from '../rig/raw-grpc.js';
 
 /** Calls whose signal aborted, by name. */
 const aborted: string[] = [];
@@ -57,48 +57,9 @@ async function start(grpcFastPath: boolean): Promise<Side> {
   const socket = `${dir}/d.sock`;
   const config = { ...resolveDaemonConfig({}, { socket, pidfile: `${dir}/d.pid`, root: dir, state: dir }), enableCriV1: true };
   const daemon = await startDaemon({ config, backendFactory: async () => fakeBackend(), log: createLogger('error', () => undefined), shutdownGraceMs: 2000, grpcFastPath });
-  return { daemon, socket, dir, session: connect(socket) };
+  return { daemon, socket, dir, session: connectUnix(socket) };
 }
 
-function connect(socket: string): http2.ClientHttp2Session {
-  const session = http2.connect('http://localhost', { createConnection: () => net.connect(socket) });
-  session.on('error', () => undefined);
-  return session;
-}
-
-interface Raw { headers: Record<string, unknown>; data: string; trailers?: Record<string, unknown>; rstCode?: number }
-
-/** One request on `session`: its response headers (no date), body (hex) and trailers. */
-function raw(
-  session: http2.ClientHttp2Session, path: string, body: Buffer, extra: Record<string, string> = {}, onRequest?: (req: http2.ClientHttp2Stream) => void,
-): Promise<Raw> {
-  return new Promise((resolve) => {
-    const req = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', ...extra });
-    const out: Raw = { headers: {}, data: '' };
-    const chunks: Buffer[] = [];
-    req.on('response', (h) => {
-      const { date: _date, ...rest } = h;
-      out.headers = { ...rest };
-    });
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('trailers', (t) => (out.trailers = { ...t }));
-    req.on('error', () => undefined);
-    req.on('close', () => {
-      out.data = Buffer.concat(chunks).toString('hex');
-      if (onRequest) out.rstCode = req.rstCode;
-      resolve(out);
-    });
-    req.end(body);
-    onRequest?.(req);
-  });
-}
-
-function frame(message: Buffer, compressed = 0): Buffer {
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt8(compressed, 0);
-  prefix.writeUInt32BE(message.length, 1);
-  return Buffer.concat([prefix, message]);
-}
 
 async function encode(version: 'v1' | 'v1alpha2', service: 'RuntimeService' | 'ImageService', rpc: string, req: object): Promise<Buffer> {
   const svc = await loadCriServices(version);
@@ -123,9 +84,9 @@ describe('unary calls served on the HTTP/2 stream', () => {
   });
 
   /** The same request to both daemons; the answers must be the same. Returns the fast path's, with how many calls it served. */
-  async function both(path: string, body: Buffer, extra?: Record<string, string>): Promise<Raw & { served: number }> {
+  async function both(path: string, body: Buffer, extra?: Record<string, string>): Promise<RawAnswer & { served: number }> {
     const before = fast.daemon.fastPathCalls();
-    const [a, b] = await Promise.all([raw(fast.session, path, body, extra), raw(slow.session, path, body, extra)]);
+    const [a, b] = await Promise.all([rawGrpcCall(fast.session, path, body, { headers: extra }), rawGrpcCall(slow.session, path, body, { headers: extra })]);
     expect(a).toEqual(b);
     expect(slow.daemon.fastPathCalls()).toBe(0);
     return { ...a, served: fast.daemon.fastPathCalls() - before };
@@ -133,18 +94,18 @@ describe('unary calls served on the HTTP/2 stream', () => {
 
   it('answers a read call with grpc-js\'s headers, bytes and trailers, over v1 and v1alpha2', async () => {
     for (const version of ['v1', 'v1alpha2'] as const) {
-      const r = await both(`/runtime.${version}.RuntimeService/ListPodSandbox`, frame(await encode(version, 'RuntimeService', 'ListPodSandbox', { filter: { id: 'pod-1' } })));
+      const r = await both(`/runtime.${version}.RuntimeService/ListPodSandbox`, grpcFrame(await encode(version, 'RuntimeService', 'ListPodSandbox', { filter: { id: 'pod-1' } })));
       expect(r.served).toBe(1);
       expect(r.headers).toMatchObject({ ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-encoding': 'identity' });
       expect(r.trailers).toMatchObject({ 'grpc-status': '0', 'grpc-message': 'OK' });
       expect(Buffer.from(r.data, 'hex').toString()).toContain('pod-1');
-      const v = await both(`/runtime.${version}.RuntimeService/Version`, frame(Buffer.alloc(0)));
+      const v = await both(`/runtime.${version}.RuntimeService/Version`, grpcFrame(Buffer.alloc(0)));
       expect(Buffer.from(v.data, 'hex').toString()).toContain(version);
     }
   });
 
   it('answers an engine error as a trailers-only response with the percent-encoded message', async () => {
-    const r = await both(`${V1}/ContainerStatus`, frame(await encode('v1', 'RuntimeService', 'ContainerStatus', { containerId: 'nope' })));
+    const r = await both(`${V1}/ContainerStatus`, grpcFrame(await encode('v1', 'RuntimeService', 'ContainerStatus', { containerId: 'nope' })));
     expect(r.served).toBe(1);
     expect(r.headers).toMatchObject({ 'grpc-status': '5', 'grpc-message': encodeURI('container "nope" not found: ünïcode 100%') });
     expect(r.trailers).toBeUndefined();
@@ -156,11 +117,11 @@ describe('unary calls served on the HTTP/2 stream', () => {
     const r = await both(`${V1}/Version`, big);
     expect(r.served).toBe(1);
     expect(r.headers).toMatchObject({ 'grpc-status': '8', 'grpc-message': encodeURI(`Received message larger than max (${MAX_MESSAGE_BYTES + 1} vs ${MAX_MESSAGE_BYTES})`) });
-    expect((await both(`${V1}/Version`, frame(Buffer.alloc(0)))).trailers).toMatchObject({ 'grpc-status': '0' });
+    expect((await both(`${V1}/Version`, grpcFrame(Buffer.alloc(0)))).trailers).toMatchObject({ 'grpc-status': '0' });
   });
 
   it('reads a request split across many DATA frames', async () => {
-    const body = frame(await encode('v1', 'RuntimeService', 'ListPodSandbox', { filter: { id: 'split-pod' } }));
+    const body = grpcFrame(await encode('v1', 'RuntimeService', 'ListPodSandbox', { filter: { id: 'split-pod' } }));
     const answers = await Promise.all([fast, slow].map((side) => new Promise<string>((resolve) => {
       const req = side.session.request({ ':method': 'POST', ':path': `${V1}/ListPodSandbox`, 'content-type': 'application/grpc', te: 'trailers' });
       const chunks: Buffer[] = [];
@@ -176,7 +137,7 @@ describe('unary calls served on the HTTP/2 stream', () => {
   });
 
   it('refuses an answer over the limit as grpc-js does', async () => {
-    const r = await both('/runtime.v1.ImageService/ListImages', frame(Buffer.alloc(0)));
+    const r = await both('/runtime.v1.ImageService/ListImages', grpcFrame(Buffer.alloc(0)));
     expect(r.served).toBe(1);
     expect(r.headers['grpc-status']).toBe('8');
     expect(decodeURI(String(r.headers['grpc-message']))).toMatch(/^Sent message larger than max \(\d+ vs\. 16777216\)$/);
@@ -187,20 +148,20 @@ describe('unary calls served on the HTTP/2 stream', () => {
     ['deflate', deflateSync],
   ] as const)('serves a %s-compressed request', async (encoding, compress) => {
     const message = await encode('v1', 'RuntimeService', 'ListPodSandbox', { filter: { id: 'zipped-pod' } });
-    const r = await both(`${V1}/ListPodSandbox`, frame(compress(message), 1), { 'grpc-encoding': encoding });
+    const r = await both(`${V1}/ListPodSandbox`, grpcFrame(compress(message), 1), { 'grpc-encoding': encoding });
     expect(r.served).toBe(1);
     expect(r.trailers).toMatchObject({ 'grpc-status': '0' });
     expect(Buffer.from(r.data, 'hex').toString()).toContain('zipped-pod');
   });
 
   it.each([
-    ['an unknown compression', frame(Buffer.from([1, 2]), 1), { 'grpc-encoding': 'snappy' }, '12'],
-    ['a corrupt gzip message', frame(Buffer.from('not gzip'), 1), { 'grpc-encoding': 'gzip' }, '13'],
-    ['a gzip bomb', frame(gzipSync(Buffer.alloc(MAX_MESSAGE_BYTES + 1)), 1), { 'grpc-encoding': 'gzip' }, '8'],
+    ['an unknown compression', grpcFrame(Buffer.from([1, 2]), 1), { 'grpc-encoding': 'snappy' }, '12'],
+    ['a corrupt gzip message', grpcFrame(Buffer.from('not gzip'), 1), { 'grpc-encoding': 'gzip' }, '13'],
+    ['a gzip bomb', grpcFrame(gzipSync(Buffer.alloc(MAX_MESSAGE_BYTES + 1)), 1), { 'grpc-encoding': 'gzip' }, '8'],
     ['no message', Buffer.alloc(0), {}, '12'],
-    ['two messages', Buffer.concat([frame(Buffer.alloc(0)), frame(Buffer.alloc(0))]), {}, '12'],
-    ['a message that is not protobuf', frame(Buffer.from([0xff, 0xff, 0xff])), {}, '13'],
-    ['a malformed grpc-timeout', frame(Buffer.alloc(0)), { 'grpc-timeout': 'soon' }, '13'],
+    ['two messages', Buffer.concat([grpcFrame(Buffer.alloc(0)), grpcFrame(Buffer.alloc(0))]), {}, '12'],
+    ['a message that is not protobuf', grpcFrame(Buffer.from([0xff, 0xff, 0xff])), {}, '13'],
+    ['a malformed grpc-timeout', grpcFrame(Buffer.alloc(0)), { 'grpc-timeout': 'soon' }, '13'],
   ])('answers %s as grpc-js does', async (_what, body, extra, code) => {
     const r = await both(`${V1}/Version`, body, extra);
     expect(r.served).toBe(1);
@@ -208,17 +169,17 @@ describe('unary calls served on the HTTP/2 stream', () => {
   });
 
   it('leaves streaming calls, unknown methods and other content types to grpc-js', async () => {
-    const events = await both(`${V1}/GetContainerEvents`, frame(Buffer.alloc(0)));
+    const events = await both(`${V1}/GetContainerEvents`, grpcFrame(Buffer.alloc(0)));
     expect(events.trailers).toMatchObject({ 'grpc-status': '0' });
     expect(Buffer.from(events.data, 'hex').toString()).toContain('c1');
-    const unknown = await both(`${V1}/NoSuchMethod`, frame(Buffer.alloc(0)));
+    const unknown = await both(`${V1}/NoSuchMethod`, grpcFrame(Buffer.alloc(0)));
     expect(unknown.headers).toMatchObject({ 'grpc-status': '12', 'grpc-message': 'The server does not implement the method /runtime.v1.RuntimeService/NoSuchMethod' });
-    const other = await both(`${V1}/Version`, frame(Buffer.alloc(0)), { 'content-type': 'application/grpc+json' });
+    const other = await both(`${V1}/Version`, grpcFrame(Buffer.alloc(0)), { 'content-type': 'application/grpc+json' });
     expect([events.served, unknown.served, other.served]).toEqual([0, 0, 0]);
   });
 
   it('answers DEADLINE_EXCEEDED when the deadline passes, and aborts the call\'s work', async () => {
-    const body = frame(await encode('v1', 'ImageService', 'PullImage', { image: { image: 'example/slow' } }));
+    const body = grpcFrame(await encode('v1', 'ImageService', 'PullImage', { image: { image: 'example/slow' } }));
     aborted.length = 0;
     const r = await both('/runtime.v1.ImageService/PullImage', body, { 'grpc-timeout': '300m' });
     expect(r.served).toBe(1);
@@ -228,20 +189,20 @@ describe('unary calls served on the HTTP/2 stream', () => {
   });
 
   it('aborts the call\'s work when the client cancels it, and the connection keeps serving', async () => {
-    const body = frame(await encode('v1', 'RuntimeService', 'ExecSync', { containerId: 'c', cmd: ['sleep', '5'] }));
+    const body = grpcFrame(await encode('v1', 'RuntimeService', 'ExecSync', { containerId: 'c', cmd: ['sleep', '5'] }));
     for (const side of [fast, slow]) {
       aborted.length = 0;
       started.length = 0;
       const before = side.daemon.fastPathCalls();
       let req: http2.ClientHttp2Stream | undefined;
-      const done = raw(side.session, `${V1}/ExecSync`, body, {}, (r) => (req = r));
+      const done = rawGrpcCall(side.session, `${V1}/ExecSync`, body, { onRequest: (r) => (req = r) });
       for (let i = 0; i < 200 && started.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(started).toEqual(['exec']);
       req!.close(http2.constants.NGHTTP2_CANCEL);
       expect((await done).rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
       for (let i = 0; i < 200 && aborted.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(aborted).toEqual(['exec']);
-      expect((await raw(side.session, `${V1}/Version`, frame(Buffer.alloc(0)))).trailers).toMatchObject({ 'grpc-status': '0' });
+      expect((await rawGrpcCall(side.session, `${V1}/Version`, grpcFrame(Buffer.alloc(0)))).trailers).toMatchObject({ 'grpc-status': '0' });
       expect(side.daemon.fastPathCalls() - before).toBe(side === fast ? 2 : 0);
     }
   });
