@@ -142,9 +142,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       'grpc.max_connection_idle_ms': limits.grpcIdleTimeoutMs,
       'grpc.keepalive_time_ms': limits.grpcKeepaliveTimeMs,
       'grpc.keepalive_timeout_ms': limits.grpcKeepaliveTimeoutMs,
-      // Channelz (grpc-js's introspection service, which we do not serve) wraps every call in
-      // counters and a trace: per-call work for nothing.
-      'grpc.enable_channelz': 0,
+      // Channelz stays on although nothing reads it: grpc-js 1.14 keeps the session list its
+      // forceShutdown() closes only in its channelz handler, so without it a call still running
+      // after the shutdown grace would hold its connection open (daemon-lifecycle's drain test).
+      // Unary CRI calls skip its per-call handler anyway (unary-fast-path.ts).
     });
     const onCall = metrics ? metrics.observeCall.bind(metrics) : undefined;
     const cri = await addCriServices(server, { backend: served, enableCriV1: config.enableCriV1, log, onCall });
