@@ -10,6 +10,7 @@ import type { OciProcess } from '../oci/oci-runtime.js';
 import type { ProcessRunner } from '../oci/process-runner.js';
 import { joinPath } from '../store/path-join.js';
 import { repoPath } from '../../util/repo-root.js';
+import { parseProcStat } from '../recovery/creator.js';
 import { execSyncPlan, type RuncState } from './exec-sync-plan.js';
 
 export const EXECSYNC_BINARY = repoPath('build', 'execsync', 'execsync');
@@ -40,9 +41,8 @@ function processStart(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-  // Fields after the command (which may hold spaces and parentheses): state is field 3, start time 22.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[19]);
+  const stat = parseProcStat(text);
+  return stat ? Number(stat.startTime) : undefined;
 }
 
 /** Whether the container's freezer cgroup (v1) or cgroup.freeze (v2) says frozen. */
