@@ -14,6 +14,7 @@ import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-cl
 import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
+import { testContainer, testPod, TEST_APP_RESOURCES } from '../rig/kubelet-shapes.js';
 
 const PODS = 8;
 const cgroupParent = `ist-burst-${randomBytes(3).toString('hex')}`;
@@ -26,28 +27,11 @@ let busybox: string;
 let baselineMounts: string[] = [];
 
 function podConfig(name: string): CriMessage {
-  const uid = randomUUID();
-  return {
-    metadata: { name, namespace: 'crash-burst', uid, attempt: 0 },
-    hostname: name.slice(0, 40),
-    logDirectory: join(daemon.dir, 'logs', `crash-burst_${name}_${uid}`),
-    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'crash-burst', 'io.kubernetes.pod.uid': uid },
-    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
-    linux: { cgroupParent: `/${cgroupParent}`, securityContext: { namespaceOptions: { network: 0, pid: 1, ipc: 0 } } },
-  };
+  return testPod({ name, namespace: 'crash-burst', logRoot: join(daemon.dir, 'logs'), cgroupParent, pid: 'CONTAINER' });
 }
 
 function containerConfig(pod: CriMessage): CriMessage {
-  const meta = pod.metadata as { name: string; uid: string };
-  return {
-    metadata: { name: 'app', attempt: 0 },
-    image: { image: busybox },
-    command: ['sh', '-c', 'echo started; exec sleep 3600'],
-    logPath: 'app/0.log',
-    labels: { 'io.kubernetes.container.name': 'app', 'io.kubernetes.pod.name': meta.name, 'io.kubernetes.pod.namespace': 'crash-burst', 'io.kubernetes.pod.uid': meta.uid },
-    annotations: { 'io.kubernetes.container.restartCount': '0', 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
-    linux: { resources: { cpuShares: 102, memoryLimitInBytes: 64 * 1024 * 1024, oomScoreAdj: 1000 } },
-  };
+  return testContainer(pod, { name: 'app', image: busybox, command: ['sh', '-c', 'echo started; exec sleep 3600'], extra: { linux: { resources: TEST_APP_RESOURCES } } });
 }
 
 interface Told {

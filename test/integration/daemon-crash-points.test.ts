@@ -16,6 +16,7 @@ import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
+import { testContainer, testPod, TEST_APP_RESOURCES } from '../rig/kubelet-shapes.js';
 import { CREATE_FAILPOINTS, EXIT_FAILPOINTS, IDMAP_FAILPOINTS, RM_FAILPOINTS, RMP_FAILPOINTS, RUNP_FAILPOINTS, START_FAILPOINTS, STOPP_FAILPOINTS, type RuntimeFailpoint } from '../../src/runtime/recovery/failpoints.js';
 
 type PidMode = 'POD' | 'CONTAINER';
@@ -33,35 +34,15 @@ const USERNS_MAPPING = [{ containerId: 0, hostId: 362144, length: 65536 }];
 
 /** A pod as kubelet sends it: PID CONTAINER has no pause container, PID POD shares one; `userns`: hostUsers false. */
 function podConfig(app: string, pid: PidMode, userns = false): CriMessage {
-  const name = `${app}-${randomUUID()}`;
-  const uid = randomUUID();
-  return {
-    metadata: { name, namespace: 'crash-points', uid, attempt: 0 },
-    hostname: name.slice(0, 40),
-    logDirectory: join(daemon.dir, 'logs', `crash-points_${name}_${uid}`),
-    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'crash-points', 'io.kubernetes.pod.uid': uid },
-    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
-    linux: {
-      cgroupParent: `/${cgroupParent}`,
-      securityContext: {
-        namespaceOptions: { network: 0, pid: pid === 'POD' ? 0 : 1, ipc: 0, ...(userns ? { usernsOptions: { mode: 0, uids: USERNS_MAPPING, gids: USERNS_MAPPING } } : {}) },
-      },
-    },
-  };
+  return testPod({
+    name: `${app}-${randomUUID()}`, namespace: 'crash-points', logRoot: join(daemon.dir, 'logs'), cgroupParent, pid,
+    namespaceOptions: userns ? { usernsOptions: { mode: 0, uids: USERNS_MAPPING, gids: USERNS_MAPPING } } : {},
+  });
 }
 
 /** Writes a line first, so a started container shows it runs under a monitor (its log). */
 function containerConfig(pod: CriMessage): CriMessage {
-  const meta = pod.metadata as { name: string; uid: string };
-  return {
-    metadata: { name: 'app', attempt: 0 },
-    image: { image: busybox },
-    command: ['sh', '-c', 'echo started; exec sleep 3600'],
-    logPath: 'app/0.log',
-    labels: { 'io.kubernetes.container.name': 'app', 'io.kubernetes.pod.name': meta.name, 'io.kubernetes.pod.namespace': 'crash-points', 'io.kubernetes.pod.uid': meta.uid },
-    annotations: { 'io.kubernetes.container.restartCount': '0', 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
-    linux: { resources: { cpuShares: 102, memoryLimitInBytes: 64 * 1024 * 1024, oomScoreAdj: 1000 } },
-  };
+  return testContainer(pod, { name: 'app', image: busybox, command: ['sh', '-c', 'echo started; exec sleep 3600'], extra: { linux: { resources: TEST_APP_RESOURCES } } });
 }
 
 const rpc = (method: string, req: CriMessage) => client.runtime(method, req, 60_000);

@@ -16,6 +16,7 @@ import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
 import { pidAlive, run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
+import { testContainer, testPod } from '../rig/kubelet-shapes.js';
 
 const DISK_BYTES = 64 * 1024 * 1024;
 /** Free space below this counts as full (the filler takes back what is freed within 50 ms). */
@@ -40,29 +41,11 @@ const imageRpc = (method: string, req: CriMessage = {}) => client.image(method, 
 
 /** A kubelet-shaped pod; PID POD gives it a pause container, CONTAINER none. */
 function podConfig(app: string, pid: 'POD' | 'CONTAINER'): CriMessage {
-  const name = `${app}-${randomUUID()}`;
-  const uid = randomUUID();
-  return {
-    metadata: { name, namespace: 'disk-full', uid, attempt: 0 },
-    hostname: name.slice(0, 40),
-    logDirectory: join(daemon.dir, 'logs', `disk-full_${name}_${uid}`),
-    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'disk-full', 'io.kubernetes.pod.uid': uid },
-    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
-    linux: { cgroupParent: `/${cgroupParent}`, securityContext: { namespaceOptions: { network: 0, pid: pid === 'POD' ? 0 : 1, ipc: 0 } } },
-  };
+  return testPod({ name: `${app}-${randomUUID()}`, namespace: 'disk-full', logRoot: join(daemon.dir, 'logs'), cgroupParent, pid });
 }
 
 function containerConfig(pod: CriMessage, name: string, script: string, { labels, ...extra }: CriMessage = {}): CriMessage {
-  const meta = pod.metadata as { name: string; uid: string };
-  return {
-    metadata: { name, attempt: 0 },
-    image: { image: busybox },
-    command: ['sh', '-c', script],
-    logPath: `${name}/0.log`,
-    labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.name': meta.name, 'io.kubernetes.pod.namespace': 'disk-full', 'io.kubernetes.pod.uid': meta.uid, ...labels },
-    annotations: { 'io.kubernetes.container.restartCount': '0', 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
-    ...extra,
-  };
+  return testContainer(pod, { name, image: busybox, command: ['sh', '-c', script], labels: labels as Record<string, string> | undefined, extra });
 }
 
 async function runContainer(pod: string, config: CriMessage, ctr: CriMessage): Promise<string> {

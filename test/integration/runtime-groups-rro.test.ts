@@ -14,6 +14,16 @@ import { openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.j
 /** An image whose /etc/group puts `app` (1000) in group 50000, as critest's predefined-group image. */
 const GROUPS_REF = 'isulats-test/groups:rt';
 
+/** Runs `pod`, gives its ID to `body`, and removes the pod (and everything in it) afterwards. */
+async function inPod<T>(engine: RuntimeFixture['engine'], pod: Record<string, any>, body: (podSandboxId: string) => Promise<T>): Promise<T> {
+  const { podSandboxId } = await engine.runPodSandbox({ config: pod });
+  try {
+    return await body(podSandboxId);
+  } finally {
+    await engine.removePodSandbox({ podSandboxId });
+  }
+}
+
 /** Whether the host's runc can do `rro`: runc >= 1.1 lists it in `runc features`, on Linux >= 5.12. */
 async function runcListsRro(): Promise<boolean> {
   const { code, stdout } = await run('runc', ['features'], { check: false });
@@ -49,8 +59,7 @@ describe('runtime: supplemental groups policy and recursive read-only mounts', (
       const pod = podConfig(`groups-${policy ?? 'unset'}-${podPolicy ?? 'merge'}`, {
         linux: { securityContext: { namespaceOptions: { pid: 'CONTAINER' }, ...(podPolicy ? { supplementalGroupsPolicy: podPolicy } : {}) } },
       });
-      const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod });
-      try {
+      return inPod(fx.engine, pod, async (podSandboxId) => {
         const { containerId } = await fx.engine.createContainer({
           podSandboxId,
           sandboxConfig: pod,
@@ -74,9 +83,7 @@ describe('runtime: supplemental groups policy and recursive read-only mounts', (
         const init = await fx.engine.execSync({ containerId, cmd: ['grep', '^Groups:', '/proc/1/status'], timeout: 10 });
         const { status } = await fx.engine.containerStatus({ containerId });
         return { exec: exec.stdout.toString(), init: init.stdout.toString().replace(/^Groups:\s*/, '').trim(), user: status?.user };
-      } finally {
-        await fx.engine.removePodSandbox({ podSandboxId });
-      }
+      });
     }
 
     it.each([
@@ -111,34 +118,34 @@ describe('runtime: supplemental groups policy and recursive read-only mounts', (
       await mkdir(sub, { recursive: true });
       await run('mount', ['-t', 'tmpfs', 'none', sub]);
       const pod = podConfig('rro');
-      const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod });
       try {
-        const { containerId } = await fx.engine.createContainer({
-          podSandboxId,
-          sandboxConfig: pod,
-          config: {
-            metadata: { name: 'rro' },
-            image: { image: GROUPS_REF },
-            command: ['sleep', '3600'],
-            linux: { securityContext: { runAsUser: { value: 0 } } },
-            mounts: [
-              { containerPath: '/ro', hostPath: source, readonly: true },
-              { containerPath: '/rro', hostPath: source, readonly: true, recursiveReadOnly: true },
-            ],
-          },
+        await inPod(fx.engine, pod, async (podSandboxId) => {
+          const { containerId } = await fx.engine.createContainer({
+            podSandboxId,
+            sandboxConfig: pod,
+            config: {
+              metadata: { name: 'rro' },
+              image: { image: GROUPS_REF },
+              command: ['sleep', '3600'],
+              linux: { securityContext: { runAsUser: { value: 0 } } },
+              mounts: [
+                { containerPath: '/ro', hostPath: source, readonly: true },
+                { containerPath: '/rro', hostPath: source, readonly: true, recursiveReadOnly: true },
+              ],
+            },
+          });
+          await fx.engine.startContainer({ containerId });
+          const sh = async (script: string) => {
+            const r = await fx.engine.execSync({ containerId, cmd: ['sh', '-c', script], timeout: 10 });
+            return { code: r.exitCode, out: `${r.stdout.toString()}${r.stderr.toString()}` };
+          };
+          expect(await sh('touch /ro/tmpfs/plain')).toEqual({ code: 0, out: '' });
+          expect(await sh('touch /rro/tmpfs/recursive')).toEqual({ code: 1, out: 'touch: /rro/tmpfs/recursive: Read-only file system\n' });
+          expect(await sh('touch /rro/top')).toMatchObject({ code: 1, out: expect.stringContaining('Read-only file system') });
+          const { status } = await fx.engine.containerStatus({ containerId });
+          expect(status?.mounts.map((m) => [m.containerPath, m.readonly, m.recursiveReadOnly])).toEqual([['/ro', true, false], ['/rro', true, true]]);
         });
-        await fx.engine.startContainer({ containerId });
-        const sh = async (script: string) => {
-          const r = await fx.engine.execSync({ containerId, cmd: ['sh', '-c', script], timeout: 10 });
-          return { code: r.exitCode, out: `${r.stdout.toString()}${r.stderr.toString()}` };
-        };
-        expect(await sh('touch /ro/tmpfs/plain')).toEqual({ code: 0, out: '' });
-        expect(await sh('touch /rro/tmpfs/recursive')).toEqual({ code: 1, out: 'touch: /rro/tmpfs/recursive: Read-only file system\n' });
-        expect(await sh('touch /rro/top')).toMatchObject({ code: 1, out: expect.stringContaining('Read-only file system') });
-        const { status } = await fx.engine.containerStatus({ containerId });
-        expect(status?.mounts.map((m) => [m.containerPath, m.readonly, m.recursiveReadOnly])).toEqual([['/ro', true, false], ['/rro', true, true]]);
       } finally {
-        await fx.engine.removePodSandbox({ podSandboxId });
         await run('umount', [sub], { check: false });
       }
     });
@@ -149,8 +156,7 @@ describe('runtime: supplemental groups policy and recursive read-only mounts', (
       ['bidirectional propagation', { readonly: true, propagation: 'PROPAGATION_BIDIRECTIONAL' as const }, /needs propagation PROPAGATION_PRIVATE/],
     ])('refuses a recursive read-only mount %s with InvalidArgument, and leaves no container', async (_name, mount, message) => {
       const pod = podConfig('rro-bad');
-      const { podSandboxId } = await fx.engine.runPodSandbox({ config: pod });
-      try {
+      await inPod(fx.engine, pod, async (podSandboxId) => {
         const config = {
           metadata: { name: 'rro-bad' },
           image: { image: GROUPS_REF },
@@ -160,9 +166,7 @@ describe('runtime: supplemental groups policy and recursive read-only mounts', (
         await expect(fx.engine.createContainer({ podSandboxId, config, sandboxConfig: pod }))
           .rejects.toMatchObject({ kind: 'invalid-argument', message: expect.stringMatching(message) });
         expect((await fx.engine.listContainers({ filter: { podSandboxId } })).containers).toEqual([]);
-      } finally {
-        await fx.engine.removePodSandbox({ podSandboxId });
-      }
+      });
     });
   });
 });

@@ -193,3 +193,37 @@ export function kubeletHostsFile(ip: string, short: string, domain: string): str
     '',
   ].join('\n');
 }
+
+/**
+ * A small kubelet-shaped pod for the crash and fault tests: kubelet's name/uid/log-directory,
+ * io.kubernetes.* labels and annotations, under the test's own cgroup parent. `pid` POD shares a
+ * pid namespace (a pause container), CONTAINER does not; `namespaceOptions` adds to kubelet's.
+ */
+export function testPod(o: { name: string; namespace: string; logRoot: string; cgroupParent: string; pid: 'POD' | 'CONTAINER'; namespaceOptions?: Record<string, unknown> }): Record<string, any> {
+  const uid = randomUUID();
+  return {
+    metadata: { name: o.name, namespace: o.namespace, uid, attempt: 0 },
+    hostname: o.name.slice(0, 40),
+    logDirectory: join(o.logRoot, `${o.namespace}_${o.name}_${uid}`),
+    labels: { 'io.kubernetes.pod.name': o.name, 'io.kubernetes.pod.namespace': o.namespace, 'io.kubernetes.pod.uid': uid },
+    annotations: { 'kubernetes.io/config.source': 'api', 'kubernetes.io/config.seen': new Date().toISOString() },
+    linux: { cgroupParent: `/${o.cgroupParent}`, securityContext: { namespaceOptions: { network: 0, pid: o.pid === 'POD' ? 0 : 1, ipc: 0, ...o.namespaceOptions } } },
+  };
+}
+
+/** A container of `testPod` as kubelet labels it, logging to `<name>/0.log`; `labels` add to kubelet's, `extra` to the config. */
+export function testContainer(pod: Record<string, any>, o: { name: string; image: string; command: string[]; labels?: Record<string, string>; extra?: Record<string, unknown> }): Record<string, any> {
+  const meta = pod.metadata as { name: string; namespace: string; uid: string };
+  return {
+    metadata: { name: o.name, attempt: 0 },
+    image: { image: o.image },
+    command: o.command,
+    logPath: `${o.name}/0.log`,
+    labels: { 'io.kubernetes.container.name': o.name, 'io.kubernetes.pod.name': meta.name, 'io.kubernetes.pod.namespace': meta.namespace, 'io.kubernetes.pod.uid': meta.uid, ...o.labels },
+    annotations: { 'io.kubernetes.container.restartCount': '0', 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' },
+    ...o.extra,
+  };
+}
+
+/** The crash tests' app container resources (a burstable pod's shares, a 64 MiB limit). */
+export const TEST_APP_RESOURCES = { cpuShares: 102, memoryLimitInBytes: 64 * 1024 * 1024, oomScoreAdj: 1000 };
