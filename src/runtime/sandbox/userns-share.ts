@@ -11,7 +11,7 @@ import { chownSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from '
 import { dirname, join } from 'node:path';
 import { failedPrecondition } from '../errors.js';
 import type { EnginePaths } from '../config/engine-config.js';
-import { detachAll } from '../snapshot/detach-mounts.js';
+import { detachEntriesAndRemove } from '../snapshot/detach-mounts.js';
 import { unmountPodShm } from './pod-shm.js';
 import { releaseAllVolumes } from '../container/userns-volumes.js';
 
@@ -53,16 +53,7 @@ export function makeUsernsShare(paths: EnginePaths, podId: string, gid: number):
 export async function removeUsernsShare(paths: EnginePaths, podId: string): Promise<void> {
   const dir = usernsShareDir(paths, podId);
   const rootfs = usernsRootfsDir(paths, podId);
-  let names: string[] = [];
-  try {
-    names = readdirSync(rootfs);
-  } catch {
-    /* none */
-  }
-  for (const name of names) {
-    detachAll(join(rootfs, name));
-    rmdirSync(join(rootfs, name));
-  }
+  detachEntriesAndRemove(rootfs);
   releaseAllVolumes(paths, podId);
   await unmountPodShm(join(dir, 'shm'));
   for (const file of ['hosts', 'hostname', 'resolv.conf']) rmSync(join(dir, file), { force: true });

@@ -201,7 +201,7 @@ export class OverlaySnapshotter {
       const [mountpoint, ...others] = await this.mountpoints(key);
       await this.unmountPath(mountpoint!);
       // Idmapped layer clones a kill left attached mid-mount (they hold the rw dir busy).
-      this.detachIdmapped(joinPath(this.rwDir, key, 'idmap'));
+      detachEntriesAndRemove(joinPath(this.rwDir, key, 'idmap'));
       // Empty once unmounted: one rmdir (anything else in it goes the long way).
       try {
         rmdirSync(mountpoint!);
@@ -257,7 +257,7 @@ export class OverlaySnapshotter {
     if (!fresh && (await mountedPaths()).has(record.mountpoint)) return;
     if (!record.idmap) return this.mountOverlay(record, record.lowerdirs);
     const dir = joinPath(record.upperdir, '..', 'idmap');
-    this.detachIdmapped(dir);
+    detachEntriesAndRemove(dir);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const lowers: string[] = [];
     try {
@@ -271,13 +271,8 @@ export class OverlaySnapshotter {
       await this.mountOverlay(record, lowers);
     } finally {
       // The overlay holds its own references to its layers: the clones need not stay attached.
-      this.detachIdmapped(dir);
+      detachEntriesAndRemove(dir);
     }
-  }
-
-  /** Detaches and removes the idmapped layer clones under `dir` (none: nothing to do). */
-  private detachIdmapped(dir: string): void {
-    detachEntriesAndRemove(dir);
   }
 
   private async mountOverlay(record: ContainerSnapshot, lowerdirs: string[]): Promise<void> {
