@@ -53,11 +53,6 @@ export class CgroupReader {
   }
 
   async stats(cgroupsPath: string): Promise<CgroupStats | undefined> {
-    return this.statsNow(cgroupsPath);
-  }
-
-  /** stats() without a promise: for lists that read many containers in one go. */
-  statsNow(cgroupsPath: string): CgroupStats | undefined {
     try {
       return this.version === 2 ? this.statsV2(cgroupsPath) : this.statsV1(cgroupsPath);
     } catch (error) {
