@@ -8,7 +8,8 @@ import type { IncomingHttpHeaders } from 'node:http2';
 import type * as grpc from '@grpc/grpc-js';
 import { MAX_RPC_TIMEOUT_MS } from '../util/timer-delay.js';
 
-const UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
+/** Milliseconds per grpc-timeout unit. */
+export const UNIT_MS: Readonly<Record<string, number>> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
 
 /** MAX_RPC_TIMEOUT_MS as a header: 8 digits at most, as the gRPC spec (and grpc-js's parser) wants. */
 const MAX_HEADER = `${MAX_RPC_TIMEOUT_MS / 1000}S`;

@@ -12,12 +12,12 @@ import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import type * as grpc from '@grpc/grpc-js';
 import { callerGoneError, MAX_MESSAGE_BYTES, type GrpcStatus, type UnaryMethod } from './cri-server.js';
 import type { Logger } from './logger.js';
+import { UNIT_MS } from './deadline-clamp.js';
 
 const Status = { OK: 0, DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
 
 // grpc-js's own parser (server-interceptors.js), unanchored as there, so a header means the same to both.
 const DEADLINE_REGEX = /(\d{1,8})\s*([HMSmun])/;
-const UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
 
 // A trailers-only response carries only these; one with a message also the encodings.
 const STATUS_HEADERS = { ':status': 200, 'content-type': 'application/grpc+proto' };
