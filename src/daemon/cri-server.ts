@@ -192,6 +192,7 @@ function unaryCall(rpc: string, version: CriVersion, def: MethodDef, opts: CriSe
     // The request as the engine saw it (v1), for the log line.
     let req: any = request;
     let res: any;
+    let answer: unknown;
     try {
       const unknownEnum = findUnknownEnum(version === 'v1' ? 'cri-v1' : 'cri-v1alpha2', requestType, request);
       if (unknownEnum) throw invalidArgument(`unknown enum value: ${unknownEnum}`);
@@ -202,14 +203,15 @@ function unaryCall(rpc: string, version: CriVersion, def: MethodDef, opts: CriSe
       res = await fn.call(backend, req, { signal });
       // The API version a client sees is the one it speaks to, whatever the engine behind says.
       if (rpc === 'Version' && res) res = { ...(res as object), runtimeApiVersion: version };
-      const answer = version === 'v1' ? res : toV1alpha2(responseType, res);
-      finished(opts, service, false, { rpc, api: version, started, code: 0, req, res });
-      return { answer };
+      answer = version === 'v1' ? res : toV1alpha2(responseType, res);
     } catch (err) {
       const status = toGrpcStatus(err);
       finished(opts, service, false, { rpc, api: version, started, code: status.code, details: status.details, err, req });
       return { status };
     }
+    // Outside the try: a throwing log or metrics hook must not count an answered call again as failed.
+    finished(opts, service, false, { rpc, api: version, started, code: 0, req, res });
+    return { answer };
   };
 }
 
