@@ -37,8 +37,6 @@ const CONTAINER_STATES: Record<string, string> = {
 };
 const POD_STATES: Record<string, string> = { SANDBOX_READY: 'ready', SANDBOX_NOTREADY: 'notready' };
 
-const CLOCK_TICKS = 100; // USER_HZ on Linux: /proc/self/stat counts CPU time in 1/100 s
-
 export class DaemonMetrics {
   private readonly handled = new Counter('grpc_server_handled_total', 'CRI calls completed on the server, by method and gRPC status code.', ['grpc_type', 'grpc_service', 'grpc_method', 'grpc_code']);
   private readonly handling = new Histogram('grpc_server_handling_seconds', 'Time the server took to answer CRI calls, by method.', ['grpc_type', 'grpc_service', 'grpc_method'], LATENCY_BUCKETS);
@@ -133,17 +131,11 @@ export class DaemonMetrics {
   }
 
   private collectProcess(): void {
-    // Each read may fail at the open-file limit: the figure is skipped, the scrape still answers.
-    try {
-      const rssKb = /^VmRSS:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'));
-      if (rssKb) this.rss.set({}, Number(rssKb[1]) * 1024);
-    } catch { /* skipped */ }
-    try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const stat = readFileSync('/proc/self/stat', 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      this.cpu.setTotal({}, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
-    } catch { /* skipped */ }
+    // RSS and CPU come from the process itself (no file to open, so they answer at the open-file
+    // limit too); the descriptor figures need /proc, and a read refused there skips its figure.
+    this.rss.set({}, process.memoryUsage.rss());
+    const cpu = process.cpuUsage();
+    this.cpu.setTotal({}, (cpu.user + cpu.system) / 1e6);
     try {
       this.openFds.set({}, readdirSync('/proc/self/fd').length);
     } catch { /* skipped */ }
