@@ -8,7 +8,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -88,9 +88,7 @@ copyFileSync(process.execPath, partial);
 chmodSync(partial, 0o755);
 run(process.execPath, ['node_modules/postject/dist/cli.js', partial, 'NODE_SEA_BLOB', join(work, 'sea.blob'),
   '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2']);
-rmSync(out, { force: true });
-copyFileSync(partial, out);
-chmodSync(out, 0o755);
-rmSync(partial, { force: true });
+// One rename: a running copy of the old file keeps its inode, and `out` is never missing.
+renameSync(partial, out);
 rmSync(work, { recursive: true, force: true });
 process.stdout.write(`built ${out} (${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB)\n`);
