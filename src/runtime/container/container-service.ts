@@ -143,6 +143,7 @@ export class ContainerService {
         undo.push('release idmapped volumes', async () => releaseVolumes(ctx.paths, sandbox.id, id));
         specConfig = { ...config, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, config.mounts) };
       }
+      const podFiles = podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox);
       const built = buildContainerSpec({
         id,
         rootfs: snap.mountpoint,
@@ -155,9 +156,9 @@ export class ContainerService {
           utsnsPath: sandbox.utsnsPath,
           namespaces: sandbox.namespaces,
           hostname: sandbox.hostname,
-          hostsPath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'hosts'),
-          hostnamePath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'hostname'),
-          resolvConfPath: joinPath(podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox), 'resolv.conf'),
+          hostsPath: joinPath(podFiles, 'hosts'),
+          hostnamePath: joinPath(podFiles, 'hostname'),
+          resolvConfPath: joinPath(podFiles, 'resolv.conf'),
           shmPath: sandbox.shmPath,
           supplementalGroupsPolicy: sandbox.config.linux?.securityContext?.supplementalGroupsPolicy,
           userns: sandbox.userns && sandbox.usernsPath ? { path: sandbox.usernsPath, ...sandbox.userns } : undefined,

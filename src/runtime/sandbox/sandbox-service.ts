@@ -113,7 +113,8 @@ export class SandboxService {
     const meta = config.metadata;
     if (!meta?.name || !meta.namespace || !meta.uid) throw invalidArgument('pod sandbox metadata needs name, namespace and uid');
     checkPortMappings(config);
-    const hostname = podHostname(config, sandboxNamespaceModes(config).network === 'NODE');
+    const namespaces = sandboxNamespaceModes(config);
+    const hostname = podHostname(config, namespaces.network === 'NODE');
     refuseNulBytes(config, 'config');
     // Read before anything is acquired: a bad profile then costs nothing to undo.
     const seccomp = await loadLocalhostSeccomp(config.linux?.securityContext);
@@ -123,8 +124,8 @@ export class SandboxService {
     if (!this.ctx.runtimes.has(handler)) throw invalidArgument(`no runtime for "${handler}" is configured`);
     checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
     checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
-    checkPodSysctls(config.linux?.sysctls, sandboxNamespaceModes(config));
-    const userns = podUserns(config, sandboxNamespaceModes(config));
+    checkPodSysctls(config.linux?.sysctls, namespaces);
+    const userns = podUserns(config, namespaces);
     if (userns && !supportsUserNamespaces(this.ctx.runtimes.entry(handler))) throw invalidArgument(`runtime handler "${handler}" does not support user namespaces`);
     if (userns) checkShareReachable(this.ctx.paths);
     const ctx = this.ctx;
