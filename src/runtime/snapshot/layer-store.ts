@@ -8,7 +8,7 @@
 // .tmp carries ext4's "top of directory hierarchies" flag, so each unpack lands in a block group
 // of its own (see store/top-directory.ts).
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { fsyncDir, writeJsonAtomic } from '../store/atomic-file.js';
 import { JsonFileCache } from '../store/json-cache.js';
@@ -17,12 +17,9 @@ import { digestHex } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { cleanTempDir } from '../store/blob-store.js';
 import { mkdirPrivate } from '../store/private-dirs.js';
-import { deleteTree } from '../store/delete-tree.js';
+import { BatchDeleter } from '../store/batch-delete.js';
 import { joinPath } from '../store/path-join.js';
 import { placeChildTreesApart } from '../store/top-directory.js';
-
-/** Renames made on the calling thread before it yields to other work. */
-const SYNC_SLICE = 256;
 
 export interface LayerSnapshotMeta {
   chainId: string;
@@ -39,13 +36,14 @@ export class LayerStore {
   private readonly lockDir: string;
   private readonly tmpDir: string;
   private readonly cache = new JsonFileCache();
-  /** Deletions of renamed-away snapshots still running. */
-  private readonly deleting = new Set<Promise<void>>();
+  /** Removed snapshots, renamed away and deleted after the call. */
+  private readonly deleter: BatchDeleter;
 
   constructor(readonly root: string) {
     this.dir = joinPath(root, 'snapshots');
     this.lockDir = joinPath(root, 'locks', 'snapshots');
     this.tmpDir = joinPath(root, 'snapshots', '.tmp');
+    this.deleter = new BatchDeleter(this.tmpDir);
   }
 
   async init(): Promise<void> {
@@ -121,39 +119,18 @@ export class LayerStore {
   /**
    * Deletes many snapshots at once (gc). The caller holds the image root's gc lock exclusively, and
    * every writer of snapshots (ensure, under addingContent) holds it shared, so no snapshot's own
-   * lock is taken. Each is renamed (atomic: gone under its name at once) into one dir under .tmp,
-   * which one `rm -rf` deletes after the call returns; a process that dies first leaves it to the
-   * next init's .tmp cleanup. Renames and lock-file unlinks are one syscall each, made on the
-   * calling thread in slices (a thread-pool round trip apiece cost more than the call itself).
+   * lock is taken. Each is renamed into one batch dir, its lock file unlinked, and the batch deleted
+   * after the call returns (store/batch-delete.ts).
    */
   async removeMany(chainIds: string[]): Promise<void> {
-    if (chainIds.length === 0) return;
-    await mkdirPrivate(this.tmpDir);
-    const batch = joinPath(this.tmpDir, `${process.pid}-rm-${randomBytes(6).toString('hex')}`);
-    mkdirSync(batch, { mode: 0o700 });
-    try {
-      for (let i = 0; i < chainIds.length; i += SYNC_SLICE) {
-        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-        for (const chainId of chainIds.slice(i, i + SYNC_SLICE)) {
-          const hex = digestHex(chainId);
-          try {
-            renameSync(joinPath(this.dir, hex), joinPath(batch, hex));
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          }
-          rmSync(joinPath(this.lockDir, `${hex}.lock`), { force: true });
-        }
-      }
-    } finally {
-      // What was moved goes, whatever stopped the loop.
-      const deletion: Promise<void> = deleteTree(batch).finally(() => this.deleting.delete(deletion));
-      this.deleting.add(deletion);
-    }
+    const hexes = chainIds.map(digestHex);
+    await this.deleter.moveAway(hexes.map((hex) => [joinPath(this.dir, hex), hex] as const),
+      (i) => rmSync(joinPath(this.lockDir, `${hexes[i]}.lock`), { force: true }));
   }
 
   /** Resolves once the files of every snapshot removed so far are deleted. */
   async deletionsSettled(): Promise<void> {
-    while (this.deleting.size > 0) await Promise.all([...this.deleting]);
+    await this.deleter.settled();
   }
 }
 

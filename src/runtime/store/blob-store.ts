@@ -4,7 +4,7 @@
 // complete and verified; concurrent writers of one blob (in any process) do the
 // work once.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, renameSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -12,7 +12,7 @@ import { IsulatsError, invalidArgument, notFound } from '../errors.js';
 import { digestHex, sha256Digest } from '../image/digest.js';
 import { failpoint } from '../image/failpoint.js';
 import { fsyncDir } from './atomic-file.js';
-import { deleteTree } from './delete-tree.js';
+import { BatchDeleter } from './batch-delete.js';
 import { withFileLock } from './lock.js';
 import { mkdirPrivate } from './private-dirs.js';
 
@@ -23,14 +23,15 @@ export interface WriteProgress {
 export class BlobStore {
   readonly blobDir: string;
   readonly tmpDir: string;
-  /** Deletions of blobs deleteMany renamed away, still running. */
-  private readonly deleting = new Set<Promise<void>>();
+  /** Blobs deleteMany renamed away, deleted after the call. */
+  private readonly deleter: BatchDeleter;
   readonly lockDir: string;
 
   constructor(readonly root: string) {
     this.blobDir = join(root, 'content', 'blobs', 'sha256');
     this.tmpDir = join(root, 'tmp');
     this.lockDir = join(root, 'locks', 'blobs');
+    this.deleter = new BatchDeleter(this.tmpDir);
   }
 
   /** Creates the directories and removes temp files left by dead processes. */
@@ -194,37 +195,16 @@ export class BlobStore {
   }
 
   /**
-   * Deletes many blobs (gc, under its exclusive lock, which every writer holds shared). Each is
-   * renamed into one dir under tmp, on the calling thread in slices (one syscall each), and that
-   * dir goes with one `rm -rf` after the call returns: an unlink that frees a file's blocks can
-   * take milliseconds (a disk mounted with discard), 10,000 of them tens of seconds. A process
-   * that dies first leaves the dir to the next init's tmp cleanup.
+   * Deletes many blobs (gc, under its exclusive lock, which every writer holds shared): renamed
+   * into one batch dir now, that dir deleted after the call returns (store/batch-delete.ts).
    */
   async deleteMany(digests: string[]): Promise<void> {
-    if (digests.length === 0) return;
-    await mkdirPrivate(this.tmpDir);
-    const batch = join(this.tmpDir, `${process.pid}-rm-${randomBytes(6).toString('hex')}`);
-    mkdirSync(batch, { mode: 0o700 });
-    try {
-      for (let i = 0; i < digests.length; i += 256) {
-        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-        for (const digest of digests.slice(i, i + 256)) {
-          try {
-            renameSync(this.path(digest), join(batch, digestHex(digest)));
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          }
-        }
-      }
-    } finally {
-      const deletion: Promise<void> = deleteTree(batch).finally(() => this.deleting.delete(deletion));
-      this.deleting.add(deletion);
-    }
+    await this.deleter.moveAway(digests.map((digest) => [this.path(digest), digestHex(digest)] as const));
   }
 
   /** Resolves once the files of every blob deleted by deleteMany so far are gone. */
   async deletionsSettled(): Promise<void> {
-    while (this.deleting.size > 0) await Promise.all([...this.deleting]);
+    await this.deleter.settled();
   }
 
   /** Every stored digest. */
