@@ -277,9 +277,8 @@ export class RuncConmonRuntime implements OciRuntime {
       // The session's work ends with it: a client that went away (or was dropped for stopping
       // reading, at the streaming idle timeout) takes the process it started with it, killed while
       // runc still waits on it, as ExecSync's timeout kills.
-      let ended = false;
-      const settled = child.exited.then(() => true, () => true).finally(() => (ended = true));
-      void io.gone?.then(() => (ended ? undefined : killOnceStarted(pidFile, id, settled)));
+      const settled = child.exited.then(() => true, () => true);
+      void io.gone?.then(() => killOnceStarted(pidFile, id, settled));
       child.stdin.on('error', () => undefined);
       if (io.stdin) io.stdin.pipe(child.stdin);
       else child.stdin.end();
@@ -396,6 +395,9 @@ const EXEC_KILL_GRACE_MS = 5_000;
  * runc still starting it, and gives up once the run has ended.
  */
 async function killOnceStarted(pidFile: string, containerId: string, settled: Promise<boolean>): Promise<void> {
+  // A run already over has nothing to kill, and its pid may be another process's by now: looked at
+  // before the first read (an already-settled promise wins the race).
+  if (await Promise.race([settled, Promise.resolve(false)])) return;
   let done = false;
   void settled.then(() => (done = true));
   for (let i = 0; i < 50 && !done; i++) {
