@@ -3,62 +3,39 @@
 // for containerd, containerd and its shims (which run `runc exec` and reap the exec'd process).
 // Two figures per target: CPU ms per call (calls one after another, median of per-round figures),
 // and CPU % over a kubelet-shaped window (BENCH_PODS pods, one probe each per BENCH_PERIOD s).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { openCriClient, type RawCriClient } from '../../test/rig/cri-client.js';
 import { goToolPath } from '../../test/rig/go-tools.js';
 import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { goJson } from '../container-calls/go-json.js';
 import { runBenchWithRig } from '../bench-rig.js';
+import { median, summedCpuMs } from '../daemon/proc-stats.js';
+import { fmt, mdTable } from '../daemon/markdown.js';
+import { listProcesses } from '../../test/rig/host-cleanup.js';
 
 const calls = Number(process.argv.find((a, i) => i > 1 && /^\d+$/.test(a)) ?? '100');
 const PODS = Number(process.env.BENCH_PODS ?? '20');
 const WINDOW_S = Number(process.env.BENCH_WINDOW ?? '60');
 const PERIOD_S = Number(process.env.BENCH_PERIOD ?? '10');
 const PROBE = ['cat', '/etc/hostname'];
-const TICK_MS = 10; // USER_HZ 100
 
 interface Target {
   name: string;
   endpoint: string;
   /** The runtime's processes now (the daemon; containerd and its shims). */
-  pids: () => number[];
+  pids: () => Promise<number[]>;
   containers: string[];
 }
 
-function cpuTicks(pid: number): number {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    // utime stime cutime cstime: fields 14-17, here 11-14 after the command.
-    return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-  } catch {
-    return 0;
-  }
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
 /** Shims of one containerd: their command line names its socket's address. */
-function shimsOf(address: string): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
-    const c = cmdline(p);
-    return c.includes('containerd-shim') && c.includes(address);
-  });
+async function shimsOf(address: string): Promise<number[]> {
+  return (await listProcesses()).filter((p) => (p.argv[0] ?? '').includes('containerd-shim') && p.argv.some((a) => a.includes(address))).map((p) => p.pid);
 }
 
-const cpuOf = (t: Target) => t.pids().reduce((sum, p) => sum + cpuTicks(p), 0);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** CPU ms of the runtime's processes so far, their reaped children's included. */
+const cpuOf = async (t: Target) => summedCpuMs(await t.pids());
 
 async function probe(cri: RawCriClient, containerId: string): Promise<void> {
   const r = await cri.runtime('ExecSync', { containerId, cmd: PROBE, timeout: 10 }, 60_000) as { exitCode?: number };
@@ -76,9 +53,9 @@ runBenchWithRig(async (rig) => {
   const containerd = (rig.containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] }));
   const address = containerd.endpoint.replace(/^unix:\/\//, '');
   const targets: Target[] = [
-    { name: 'isulats (execsync helper)', endpoint: helper.endpoint, pids: () => [helper.pid], containers: [] },
-    { name: 'isulats (runc exec)', endpoint: viaRunc.endpoint, pids: () => [viaRunc.pid], containers: [] },
-    { name: 'containerd 1.6', endpoint: containerd.endpoint, pids: () => [containerd.pid, ...shimsOf(address)], containers: [] },
+    { name: 'isulats (execsync helper)', endpoint: helper.endpoint, pids: async () => [helper.pid], containers: [] },
+    { name: 'isulats (runc exec)', endpoint: viaRunc.endpoint, pids: async () => [viaRunc.pid], containers: [] },
+    { name: 'containerd 1.6', endpoint: containerd.endpoint, pids: async () => [containerd.pid, ...(await shimsOf(address))], containers: [] },
   ];
   for (const t of targets) {
     const cri = openCriClient(t.endpoint);
@@ -96,9 +73,9 @@ runBenchWithRig(async (rig) => {
   const clients = new Map(targets.map((t) => [t.name, openCriClient(t.endpoint)]));
   for (let done = 0; done < calls; done += 10) {
     for (const t of targets) {
-      const before = cpuOf(t);
+      const before = await cpuOf(t);
       for (let i = 0; i < 10; i++) await probe(clients.get(t.name)!, t.containers[(done + i) % t.containers.length]!);
-      perCall.get(t.name)!.push(((cpuOf(t) - before) * TICK_MS) / 10);
+      perCall.get(t.name)!.push(((await cpuOf(t)) - before) / 10);
     }
   }
 
@@ -109,7 +86,7 @@ runBenchWithRig(async (rig) => {
       const cri = clients.get(t.name)!;
       const gap = (PERIOD_S * 1000) / t.containers.length;
       const start = Date.now();
-      const before = cpuOf(t);
+      const before = await cpuOf(t);
       let n = 0;
       while (Date.now() - start < WINDOW_S * 1000) {
         const due = start + n * gap;
@@ -117,7 +94,7 @@ runBenchWithRig(async (rig) => {
         await probe(cri, t.containers[n % t.containers.length]!);
         n++;
       }
-      steady.set(t.name, ((cpuOf(t) - before) * TICK_MS) / (Date.now() - start) * 100);
+      steady.set(t.name, ((await cpuOf(t)) - before) / (Date.now() - start) * 100);
     }
   }
   for (const c of clients.values()) c.close();
@@ -125,13 +102,10 @@ runBenchWithRig(async (rig) => {
 
   const ref = targets[2]!.name;
   console.log(`\nCPU ms per ExecSync (${PROBE.join(' ')}), median of ${calls / 10} rounds of 10 calls; load average after: ${loadavg()}`);
-  console.log('| runtime | CPU ms per call | × containerd |');
-  console.log('| --- | --- | --- |');
-  for (const t of targets) console.log(`| ${t.name} | ${median(perCall.get(t.name)!).toFixed(1)} | ${(median(perCall.get(t.name)!) / median(perCall.get(ref)!)).toFixed(2)} |`);
+  const perCallMs = (name: string) => median(perCall.get(name)!);
+  console.log(mdTable(['runtime', 'CPU ms per call', '× containerd'], targets.map((t) => [t.name, fmt(perCallMs(t.name), 1), fmt(perCallMs(t.name) / perCallMs(ref), 2)])));
   if (WINDOW_S > 0) {
     console.log(`\nsteady state: ${PODS} pods, one ExecSync per pod every ${PERIOD_S} s, ${WINDOW_S} s per runtime: runtime CPU %`);
-    console.log('| runtime | CPU % | × containerd |');
-    console.log('| --- | --- | --- |');
-    for (const t of targets) console.log(`| ${t.name} | ${steady.get(t.name)!.toFixed(2)} | ${(steady.get(t.name)! / steady.get(ref)!).toFixed(2)} |`);
+    console.log(mdTable(['runtime', 'CPU %', '× containerd'], targets.map((t) => [t.name, fmt(steady.get(t.name), 2), fmt(steady.get(t.name)! / steady.get(ref)!, 2)])));
   }
 });
