@@ -11,8 +11,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startIsulatsDaemon, ourMonitors, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-client.js';
-import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
-import { pidAlive, run } from '../rig/proc.js';
+import { listProcesses, stillAlive, mountsUnder } from '../rig/host-cleanup.js';
+import { run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { testContainer, testPod, TEST_APP_RESOURCES } from '../rig/kubelet-shapes.js';
 
@@ -95,11 +95,6 @@ async function removeAll(): Promise<void> {
 /** Everything of ours the host still holds. */
 async function leftovers(): Promise<Record<string, string[]>> {
   const processes = await listProcesses();
-  const live = async (ps: typeof processes) => {
-    const out: string[] = [];
-    for (const p of ps) if (await pidAlive(p.pid)) out.push(`${p.pid} ${p.argv.join(' ')}`);
-    return out;
-  };
   const cgroups: string[] = [];
   for (const controller of await readdir('/sys/fs/cgroup').catch(() => [] as string[])) {
     const parent = join('/sys/fs/cgroup', controller, cgroupParent);
@@ -115,8 +110,8 @@ async function leftovers(): Promise<Record<string, string[]>> {
     netns: (await Promise.all(['netns', 'ipcns', 'utsns'].map((d) => readdir(join(daemon.state, d)).catch(() => [] as string[])))).flat(),
     leases: (await readdir(join(daemon.network.leaseDir, daemon.network.name)).catch(() => [] as string[])).filter((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n)),
     runc: runc.stdout.split('\n').filter(Boolean),
-    monitors: await live(ourMonitors(processes, daemon.dir)),
-    tasks: await live(processes.filter((p) => p.cgroups.some((c) => c.includes(`/${cgroupParent}/`)))),
+    monitors: await stillAlive(ourMonitors(processes, daemon.dir)),
+    tasks: await stillAlive(processes.filter((p) => p.cgroups.some((c) => c.includes(`/${cgroupParent}/`)))),
     cgroups,
   };
 }

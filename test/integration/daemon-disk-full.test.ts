@@ -12,8 +12,8 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startIsulatsDaemon, ourMonitors, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { openCriClient, type CriMessage, type RawCriClient } from '../rig/cri-client.js';
-import { listProcesses, mountsUnder } from '../rig/host-cleanup.js';
-import { pidAlive, run } from '../rig/proc.js';
+import { listProcesses, stillAlive, mountsUnder } from '../rig/host-cleanup.js';
+import { run } from '../rig/proc.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { waitFor } from '../rig/wait.js';
 import { testContainer, testPod } from '../rig/kubelet-shapes.js';
@@ -102,11 +102,6 @@ function keepCalling(earlier: string[] = []): { stop(): Promise<string[]> } {
 /** Everything of ours the host still holds once all pods are gone (the tmpfs and its binds aside). */
 async function leftovers(): Promise<Record<string, string[]>> {
   const processes = await listProcesses();
-  const live = async (ps: typeof processes) => {
-    const out: string[] = [];
-    for (const p of ps) if (await pidAlive(p.pid)) out.push(`${p.pid} ${p.argv.join(' ')}`);
-    return out;
-  };
   const runc = await run('runc', ['--root', join(daemon.state, 'runc'), 'list', '-q'], { check: false });
   return {
     pods: await readdir(join(daemon.root, 'sandboxes')).catch(() => []),
@@ -114,8 +109,8 @@ async function leftovers(): Promise<Record<string, string[]>> {
     mounts: (await mountsUnder(daemon.dir)).filter((m) => ![disk, daemon.root, daemon.state].includes(m)),
     netns: (await Promise.all(['netns', 'ipcns', 'utsns'].map((d) => readdir(join(daemon.state, d)).catch(() => [] as string[])))).flat(),
     runc: runc.stdout.split('\n').filter(Boolean),
-    monitors: await live(ourMonitors(processes, daemon.dir)),
-    tasks: await live(processes.filter((p) => p.cgroups.some((c) => c.includes(`/${cgroupParent}/`)))),
+    monitors: await stillAlive(ourMonitors(processes, daemon.dir)),
+    tasks: await stillAlive(processes.filter((p) => p.cgroups.some((c) => c.includes(`/${cgroupParent}/`)))),
     // ExecSync's spec and pid file went to /dev/shm while the disk was full (named by the daemon's PID).
     execScratch: (await readdir('/dev/shm')).filter((n) => daemonPids.some((pid) => n.startsWith(`isulats-exec-${pid}.`))),
   };

@@ -34,6 +34,13 @@ export async function listProcesses(): Promise<ProcessInfo[]> {
   return out;
 }
 
+/** Those of `ps` still alive, each as "PID argv…" (for a leftover report). */
+export async function stillAlive(ps: ProcessInfo[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of ps) if (await pidAlive(p.pid)) out.push(`${p.pid} ${p.argv.join(' ')}`);
+  return out;
+}
+
 /** PIDs (not ours) whose command line names `dir`: a session's conmon or runc, relays left behind. */
 export async function processesMentioning(dir: string): Promise<number[]> {
   const found: number[] = [];
