@@ -62,11 +62,19 @@ function descriptorFile(name: DescriptorName): URL {
     new URL(`../src/api/descriptors/${name}.json`, import.meta.url),
   ];
   // The single executable: its files were written under an install root of its own (src/sea).
+  // (util/repo-root's INSTALL_ROOT_VARIABLE; not imported: this module loads nothing but node:fs.)
   const installRoot = process.env.ISULATS_INSTALL_ROOT;
-  if (installRoot) candidates.push(new URL(`file://${installRoot}/dist/descriptors/${name}.json`));
+  if (installRoot) candidates.push(new URL(`dist/descriptors/${name}.json`, fileDirUrl(installRoot)));
   const found = candidates.find((u) => existsSync(u));
   if (!found) throw new Error(`descriptor ${name}.json not found (run: node scripts/gen-proto.mjs)`);
   return found;
+}
+
+/** `dir` as a file: URL ending in '/'; the pathname setter escapes '#', '?' and spaces, '%' is escaped first. */
+function fileDirUrl(dir: string): URL {
+  const url = new URL('file:///');
+  url.pathname = `${dir.replace(/%/g, '%25').replace(/\/?$/, '/')}`;
+  return url;
 }
 
 /** The precompiled protobufjs JSON descriptor (Root.toJSON form), cached. */
