@@ -214,10 +214,11 @@ function baseMounts(privileged: boolean, shmPath?: string): OciSpec[] {
   ];
 }
 
-function seccompFor(sc: SeccompSettings | null | undefined, localhost: unknown): OciSpec | undefined {
+/** `bounding`: the process's bounding capabilities, which decide what RuntimeDefault allows. */
+function seccompFor(sc: SeccompSettings | null | undefined, localhost: unknown, bounding: readonly string[]): OciSpec | undefined {
   const choice = seccompChoice(sc);
   if (!choice || choice.type === 'Unconfined') return undefined;
-  if (choice.type === 'RuntimeDefault') return runtimeDefaultSeccomp();
+  if (choice.type === 'RuntimeDefault') return runtimeDefaultSeccomp({ capabilities: bounding }) as unknown as OciSpec;
   // The caller loads the file (loadLocalhostSeccomp) so that spec building stays pure.
   if (!localhost || typeof localhost !== 'object') throw invalidArgument(`seccomp profile ${choice.path} was not loaded`);
   return localhost as OciSpec;
@@ -348,7 +349,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
   }
 
   const oomScoreAdj = clampOomScoreAdj(toInt(config.linux?.resources?.oomScoreAdj), host.oomScoreFloor);
-  const seccomp = seccompFor(sc, input.localhostSeccomp);
+  const seccomp = seccompFor(sc, input.localhostSeccomp, caps);
 
   const linux: OciSpec = {
     namespaces: containerNamespaces(sandbox, sc?.namespaceOptions, input.targetPid),
@@ -446,7 +447,7 @@ export function buildSandboxSpec(input: SandboxSpecInput): OciSpec {
   const uid = sc?.runAsUser ? toInt(sc.runAsUser.value) : 0;
   const gid = sc?.runAsGroup ? toInt(sc.runAsGroup.value) : 0;
   const caps = privileged ? allCapabilities(input.host.capabilityBound) : [];
-  const seccomp = seccompFor(sc, input.localhostSeccomp);
+  const seccomp = seccompFor(sc, input.localhostSeccomp, caps);
   const linux: OciSpec = {
     namespaces,
     resources: linuxResources(input.config.linux?.resources, [], privileged, input.host, warn),
