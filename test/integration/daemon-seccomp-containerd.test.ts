@@ -80,8 +80,8 @@ async function podWithContainer(peer: Peer, app: string, caps: Caps, pid: 'POD' 
   const config = testContainer(pod, {
     name: app,
     image: busybox,
-    // The init's own answers, kept for ExecSync to read; then it idles.
-    command: ['sh', '-c', '/probe/probe > /probe-init.txt 2>&1; exec sleep 3600'],
+    // The init's own answers, kept (whole, by a rename) for ExecSync to read; then it idles.
+    command: ['sh', '-c', '/probe/probe > /probe-init.part 2>&1; mv /probe-init.part /probe-init.txt; exec sleep 3600'],
     extra: {
       mounts: [{ containerPath: '/probe', hostPath: probeDir, readonly: true }],
       linux: { securityContext: { seccomp, capabilities: caps, namespaceOptions: pod.linux.securityContext.namespaceOptions } },
@@ -205,7 +205,7 @@ describe('RuntimeDefault seccomp, isulats daemon against containerd 1.7', () => 
     const outputs: Record<string, string> = {};
     for (const [peer, id] of [[isulats, ours.containerId], [containerd, theirs.containerId]] as const) {
       outputs[`${peer.name} exec`] = await execSync(peer, id, ['/probe/probe']);
-      outputs[`${peer.name} init`] = await execSync(peer, id, ['cat', '/probe-init.txt']);
+      outputs[`${peer.name} init`] = await execSync(peer, id, ['sh', '-c', 'until [ -e /probe-init.txt ]; do sleep 0.1; done; cat /probe-init.txt']);
     }
     const reference = outputs['containerd init']!;
     expect(reference).toMatch(/^clone: OK$/m);
