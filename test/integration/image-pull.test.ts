@@ -226,17 +226,6 @@ describe('pull from a plain registry', () => {
     expect(readFileSync(join(resolved.snapshotDirs[0]!, 'plain'), 'utf8')).toBe('p');
   });
 
-  it('refuses to remove an image in use', async () => {
-    let inUse = true;
-    const svc = await service({ isImageInUse: () => inUse });
-    await pushImage(target, 'test/used', 'v1', [await layer([{ name: 'u', type: 'file', data: 'u' }])]);
-    await svc.pullImage({ image: { image: `${registry.host}/test/used:v1` } });
-    await expect(svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } })).rejects.toThrow(/in use/);
-    inUse = false;
-    await svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } });
-    expect((await svc.listImages({})).images).toEqual([]);
-  });
-
   it.runIf(fileSystemOf('/tmp') === 'ext2/ext3')(
     'unpacks layers in a dir flagged for ext4 to place each apart from the root (chattr +T), in a root made before too',
     async () => {
