@@ -459,14 +459,7 @@ export class Engine implements RuntimeApi, ImageApi {
   pullImage(req: cri.PullImageRequestIn, opts?: PullImageOptions) {
     return this.ctx.images.pullImage(req, opts);
   }
-  async removeImage(req: cri.RemoveImageRequestIn): Promise<cri.RemoveImageResponse> {
-    const name = req.image?.image ?? '';
-    const image = await this.ctx.images.resolveImage(name).catch(() => undefined);
-    if (image) {
-      const users = (await this.ctx.containers.list()).filter((c) => c.imageId === image.id);
-      const pods = (await this.ctx.sandboxes.list()).filter((s) => s.pauseImageId === image.id);
-      if (users.length || pods.length) throw failedPrecondition(`image ${name} is in use by ${users.length + pods.length} container(s)`);
-    }
+  removeImage(req: cri.RemoveImageRequestIn) {
     return this.ctx.images.removeImage(req);
   }
   imageFsInfo(req: cri.ImageFsInfoRequestIn) {

@@ -10,6 +10,8 @@ import { layer, pushBlob, pushImage, pushIndex, pushManifest, richEntries, type 
 import { execFileSync } from 'node:child_process';
 import { dirAttributes, fileSystemOf } from '../rig/dir-attributes.js';
 import { createHook } from 'node:async_hooks';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { sha256Digest } from '../../src/runtime/image/digest.js';
 import { MEDIA } from '../../src/runtime/image/manifest.js';
@@ -226,17 +228,6 @@ describe('pull from a plain registry', () => {
     expect(readFileSync(join(resolved.snapshotDirs[0]!, 'plain'), 'utf8')).toBe('p');
   });
 
-  it('refuses to remove an image in use', async () => {
-    let inUse = true;
-    const svc = await service({ isImageInUse: () => inUse });
-    await pushImage(target, 'test/used', 'v1', [await layer([{ name: 'u', type: 'file', data: 'u' }])]);
-    await svc.pullImage({ image: { image: `${registry.host}/test/used:v1` } });
-    await expect(svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } })).rejects.toThrow(/in use/);
-    inUse = false;
-    await svc.removeImage({ image: { image: `${registry.host}/test/used:v1` } });
-    expect((await svc.listImages({})).images).toEqual([]);
-  });
-
   it.runIf(fileSystemOf('/tmp') === 'ext2/ext3')(
     'unpacks layers in a dir flagged for ext4 to place each apart from the root (chattr +T), in a root made before too',
     async () => {
@@ -307,5 +298,69 @@ describe('pull from a plain registry', () => {
     expect(results.map((r) => r.imageRef)).toEqual([pushed.configDigest, pushed.configDigest]);
     expect((await a.listImages({})).images).toHaveLength(1);
     expect(readdirSync(join(root, 'snapshots')).filter((n) => n !== '.tmp')).toHaveLength(3);
+  });
+});
+
+describe('pull: every digest a registry names is checked before it names a file or a URL', () => {
+  const up = '../'.repeat(12);
+  const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+
+  /** A registry on loopback serving `manifests` by repository and the blobs it is given; it records every request. */
+  async function servedBy(manifests: Record<string, { body: Buffer; type: string }>, blobs: Buffer[]) {
+    const byDigest = new Map(blobs.map((b) => [sha256Digest(b), b]));
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      const m = /^\/v2\/(.+)\/manifests\/v1$/.exec(req.url ?? '');
+      const blob = /\/blobs\/(.+)$/.exec(req.url ?? '')?.[1];
+      if (req.url === '/v2/') res.writeHead(200).end('{}');
+      else if (m && manifests[m[1]!]) res.writeHead(200, { 'Content-Type': manifests[m[1]!]!.type }).end(manifests[m[1]!]!.body);
+      else if (blob && byDigest.has(decodeURIComponent(blob))) res.writeHead(200).end(byDigest.get(decodeURIComponent(blob)));
+      else res.writeHead(404).end('{"errors":[{"code":"NOT_FOUND"}]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { host, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  async function image(opts: { configDigest?: string; layerDigest?: string; diffId?: string } = {}) {
+    const l = await layer([{ name: 'f', type: 'file', data: 'x' }]);
+    const config = json({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [opts.diffId ?? l.diffId] } });
+    const manifest = json({
+      schemaVersion: 2,
+      mediaType: MEDIA.dockerManifest,
+      config: { mediaType: MEDIA.dockerConfig, digest: opts.configDigest ?? sha256Digest(config), size: config.length },
+      layers: [{ mediaType: l.mediaType, digest: opts.layerDigest ?? l.digest, size: l.blob.length }],
+    });
+    return { manifest, blobs: [config, l.blob], layerDigest: l.digest };
+  }
+
+  it('refuses hostile config, manifest, layer and diff-ID digests, asks the registry for none of them, and keeps nothing', async () => {
+    const shadow = await image({ configDigest: `sha256:${up}etc/shadow` });
+    const good = await image();
+    const upper = `sha256:${good.layerDigest.slice(7).toUpperCase()}`;
+    const mixed = await image({ layerDigest: upper });
+    const short = await image({ layerDigest: good.layerDigest.slice(0, -1) });
+    const diff = await image({ diffId: `sha256:${up}etc` });
+    const index = json({ schemaVersion: 2, mediaType: MEDIA.ociIndex, manifests: [{ mediaType: MEDIA.dockerManifest, digest: `sha256:${up}dev/zero`, size: 100, platform: { os: 'linux', architecture: 'amd64' } }] });
+    const m = (body: Buffer) => ({ body, type: MEDIA.dockerManifest });
+    const registry = await servedBy(
+      { 'evil/config': m(shadow.manifest), 'evil/mixed': m(mixed.manifest), 'evil/short': m(short.manifest), 'evil/diff': m(diff.manifest), 'evil/index': { body: index, type: MEDIA.ociIndex } },
+      [...shadow.blobs, ...diff.blobs],
+    );
+    try {
+      const svc = await service();
+      const pullOf = (repo: string) => svc.pullImage({ image: { image: `${registry.host}/evil/${repo}:v1` } });
+      await expect(pullOf('config')).rejects.toThrow(/^invalid config digest "sha256:(\.\.\/)+etc\/shadow"/);
+      await expect(pullOf('mixed')).rejects.toThrow(`invalid digest of layer 1 "${upper}"`);
+      await expect(pullOf('short')).rejects.toThrow(`invalid digest of layer 1 "${good.layerDigest.slice(0, -1)}"`);
+      await expect(pullOf('diff')).rejects.toThrow(/^invalid diff ID of layer 1 "sha256:(\.\.\/)+etc"/);
+      await expect(pullOf('index')).rejects.toThrow(/^invalid manifest digest "sha256:(\.\.\/)+dev\/zero"/);
+      expect(registry.requests.filter((r) => r.includes('..') || r.includes('%2E') || /[A-F]{8}/.test(r))).toEqual([]);
+      expect((await svc.listImages({})).images).toEqual([]);
+      expect(await svc.ctx.layers.list()).toEqual([]);
+    } finally {
+      await registry.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
 // releases the container and then writes the exit to its record.
 import { podFilesDir, snapshotIdmap } from '../sandbox/pod-userns.js';
 import { idmapVolumes, releaseVolumes } from './userns-volumes.js';
-import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +33,7 @@ import { refuseNulBytes } from '../nul-bytes.js';
 import { containerLogPath } from './log-path.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
+import { readRootfsFile } from '../oci/rootfs-path.js';
 import { deleteLater } from '../store/trash.js';
 import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
 
@@ -165,8 +166,8 @@ export class ContainerService {
         },
         image: {
           config: image.config.config,
-          passwd: readImageFile(snap.mountpoint, 'etc/passwd'),
-          group: readImageFile(snap.mountpoint, 'etc/group'),
+          passwd: readRootfsFile(snap.mountpoint, '/etc/passwd'),
+          group: readRootfsFile(snap.mountpoint, '/etc/group'),
         },
         host: ctx.host,
         cgroupsPath: record.cgroupsPath,
@@ -825,23 +826,6 @@ async function removeExitFile(exitDir: string, id: string): Promise<void> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-}
-
-/**
- * Reads a file of the image only when it is a regular file (a symlink could point at the host's).
- * Synchronously: /etc/passwd and /etc/group are small, and each thread-pool round trip of an async
- * read waits for two thread wake-ups.
- */
-function readImageFile(rootfs: string, rel: string): string | undefined {
-  const path = joinPath(rootfs, rel);
-  let info;
-  try {
-    info = lstatSync(path);
-  } catch {
-    return undefined;
-  }
-  if (!info.isFile()) return undefined;
-  return readFileSync(path, 'utf8');
 }
 
 async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]> {

@@ -3,13 +3,13 @@
 // Load unpacks the outer tarball into a temp dir (streamed), then imports
 // blobs into the store with verification, like a pull from a local source.
 import { closeSync, createReadStream, createWriteStream, openSync, writeSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { invalidArgument } from '../errors.js';
-import { chainIds as computeChainIds, sha256Digest } from './digest.js';
+import { chainIds as computeChainIds, checkDigest, digestHex, sha256Digest } from './digest.js';
 import type { ImageContext } from './image-context.js';
 import type { ImageRecord } from './image-store.js';
 import { unpackLayerFile } from './layer-unpack.js';
@@ -76,6 +76,7 @@ async function commitImported(ctx: ImageContext, manifestBody: Buffer, manifest:
   const config = JSON.parse((await ctx.blobs.read(manifest.config.digest)).toString('utf8')) as OciImageConfig;
   const diffIds = config.rootfs?.diff_ids ?? [];
   if (diffIds.length !== manifest.layers.length) throw invalidArgument('image config and manifest disagree on the number of layers');
+  diffIds.forEach((d, i) => checkDigest(d, `diff ID of layer ${i + 1}`));
   const chains = computeChainIds(diffIds);
   for (let i = 0; i < manifest.layers.length; i++) {
     await ctx.layers.ensure(chains[i]!, diffIds[i]!, chains[i - 1], (dir) => unpackLayerFile(ctx.blobs.path(manifest.layers[i]!.digest), dir));
@@ -118,27 +119,35 @@ async function loadDocker(ctx: ImageContext, work: string): Promise<Array<{ id: 
 }
 
 async function loadOci(ctx: ImageContext, work: string, tagForUnnamed?: string): Promise<Array<{ id: string; tags: string[] }>> {
-  const blobPath = (digest: string) => join(work, 'blobs', 'sha256', digest.replace(/^sha256:/, ''));
-  const readBlob = async (d: Descriptor) => {
-    const body = await readFile(blobPath(d.digest));
+  // Checked before it names a file: `sha256:../../dev/zero` would read a host path. Only regular
+  // files are extracted, so anything else (a FIFO, a device, a link) is simply not there.
+  const blobPath = async (digest: unknown, what: string) => {
+    const path = join(work, 'blobs', 'sha256', digestHex(checkDigest(digest, what), what));
+    const info = await lstat(path).catch(() => undefined);
+    if (!info?.isFile()) throw invalidArgument(`${what} ${digest as string} is not in the archive`);
+    return path;
+  };
+  const readBlob = async (d: Descriptor, what: string) => {
+    const body = await readFile(await blobPath(d.digest, what));
     if (sha256Digest(body) !== d.digest) throw invalidArgument(`blob ${d.digest} in the archive does not match its digest`);
     return body;
   };
   const index = JSON.parse(await readFile(join(work, 'index.json'), 'utf8')) as ImageIndex;
   const out: Array<{ id: string; tags: string[] }> = [];
   for (const desc of index.manifests ?? []) {
-    let body = await readBlob(desc);
+    let body = await readBlob(desc, 'manifest digest');
     let manifestDesc = desc;
     if (manifestKind(desc.mediaType, body) === 'index') {
       await ctx.blobs.put(body, desc.digest);
       const chosen = selectManifest((JSON.parse(body.toString('utf8')) as ImageIndex).manifests ?? [], hostPlatform());
       if (!chosen) throw invalidArgument(`no manifest for this platform in ${desc.digest}`);
       manifestDesc = chosen;
-      body = await readBlob(chosen);
+      body = await readBlob(chosen, 'manifest digest');
     }
     const manifest = JSON.parse(body.toString('utf8')) as ImageManifest;
-    await importBlobFile(ctx, blobPath(manifest.config.digest), manifest.config.digest);
-    for (const l of manifest.layers) await importBlobFile(ctx, blobPath(l.digest), l.digest);
+    if (!manifest.config || !Array.isArray(manifest.layers)) throw invalidArgument(`manifest ${manifestDesc.digest} lacks config or layers`);
+    await importBlobFile(ctx, await blobPath(manifest.config.digest, 'config digest'), manifest.config.digest);
+    for (const l of manifest.layers) await importBlobFile(ctx, await blobPath(l.digest, 'layer digest'), l.digest);
     const name = desc.annotations?.[CONTAINERD_NAME] ?? desc.annotations?.[REF_NAME];
     let names: string[] = [];
     if (name && /[/:]/.test(name)) names = [name];

@@ -6,7 +6,7 @@
 // through their locks.
 import type { IncomingMessage } from 'node:http';
 import { IsulatsError, invalidArgument } from '../errors.js';
-import { chainIds as computeChainIds } from './digest.js';
+import { chainIds as computeChainIds, checkDigest } from './digest.js';
 import { failpoint } from './failpoint.js';
 import { mapLimit, type ImageContext } from './image-context.js';
 import type { ImageRecord } from './image-store.js';
@@ -44,6 +44,7 @@ export async function pull(ctx: ImageContext, client: RegistryClient, ref: Image
         const have = (index.manifests ?? []).map((m) => (m.platform ? [m.platform.os, m.platform.architecture, m.platform.variant].filter(Boolean).join('/') : '?'));
         throw new IsulatsError('not-found', `no manifest for platform ${[want.os, want.architecture, want.variant].filter(Boolean).join('/')} in ${repository(ref)} (has: ${have.join(', ')})`);
       }
+      checkDigest(chosen.digest, 'manifest digest');
       checkDescriptorSize(chosen, 'manifest', MAX_MANIFEST_SIZE);
       const fetched = await client.fetchManifest(ref, chosen.digest);
       if (fetched.body.length !== chosen.size) {
@@ -97,6 +98,7 @@ async function fetchConfig(ctx: ImageContext, client: RegistryClient, ref: Image
   if (diffIds.length !== manifest.layers.length) {
     throw invalidArgument(`image config lists ${diffIds.length} layer diff IDs, the manifest ${manifest.layers.length} layers`);
   }
+  diffIds.forEach((d, i) => checkDigest(d, `diff ID of layer ${i + 1}`));
   return { config, diffIds, chains: computeChainIds(diffIds) };
 }
 
@@ -185,10 +187,11 @@ function kindOf(mediaType: string, body: Buffer): 'index' | 'manifest' {
 
 function validateManifest(m: ImageManifest): void {
   if (!m.config?.digest || !Array.isArray(m.layers)) throw invalidArgument('manifest lacks config or layers');
+  checkDigest(m.config.digest, 'config digest');
   checkDescriptorSize(m.config, 'image config', MAX_CONFIG_SIZE);
   m.layers.forEach((layer, i) => {
     if (!LAYER_TYPES.has(layer.mediaType)) throw invalidArgument(`unsupported layer media type "${layer.mediaType}"`);
-    if (!/^sha256:[0-9a-f]{64}$/.test(layer.digest)) throw invalidArgument(`unsupported layer digest "${layer.digest}"`);
+    checkDigest(layer.digest, `digest of layer ${i + 1}`);
     checkDescriptorSize(layer, `layer ${i + 1}`, MAX_BLOB_SIZE);
   });
 }

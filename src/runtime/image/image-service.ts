@@ -28,8 +28,6 @@ export interface ImageServiceOptions {
   insecureRegistries?: string[];
   /** Login store (default /root/.isulats/auths.json). */
   authFile?: string;
-  /** Injected by the runtime engine: true while a container uses the image. */
-  isImageInUse?: (imageId: string) => Promise<boolean> | boolean;
   /** Platform to pull (default: this host's). */
   platform?: Platform;
   /** Where a failure of work that outlives its call goes (a removed image's collection). */
@@ -139,9 +137,8 @@ export class ImageService implements ImageApi {
       if (error instanceof IsulatsError && error.kind === 'not-found') return {};
       throw error;
     }
-    if (await this.opts.isImageInUse?.(record.id)) {
-      throw failedPrecondition(`image "${name}" (${record.id}) is in use by a container; remove the container first`);
-    }
+    // An image a container uses goes too, as on containerd: the container's rootfs record names
+    // its layers, so gc keeps them until the container is removed (releaseLayers).
     await this.ctx.images.remove(record.id);
     // Free the space now, as containerd does, so ImageFsInfo drops; while a pull
     // holds the content lock this is left to the next gc.
@@ -247,6 +244,32 @@ export class ImageService implements ImageApi {
       chainIds: record.chainIds,
       snapshotDirs: [...record.chainIds].reverse().map((c) => this.ctx.layers.fsPath(c)),
     };
+  }
+
+  /**
+   * Runs `fn` (a container's rootfs record written) under the gc lock, shared: a RemoveImage's
+   * collection runs before or after it, never between the check of the layers and the record that
+   * then keeps them. Layers a collection took before are "not found", as the removed image is.
+   */
+  async holdingLayers<T>(image: { id: string; chainIds: string[] }, fn: () => Promise<T>): Promise<T> {
+    return this.ctx.addingContent(async () => {
+      for (const chain of image.chainIds) {
+        if (!(await this.ctx.layers.get(chain))) throw notFound(`image ${image.id} was removed (its layer ${chain} is gone)`);
+      }
+      return fn();
+    });
+  }
+
+  /**
+   * A container's rootfs over `imageId` was removed: when the image was removed before, the layers
+   * it left to that rootfs are collected now (the rest of them at the next gc if a pull holds the
+   * content lock past the wait).
+   */
+  async releaseLayers(imageId: string): Promise<void> {
+    if (await this.ctx.images.get(imageId)) return;
+    await collectGarbage(this.ctx, this.containerSnapshotDir, 2_000).catch((error: unknown) => {
+      if (!(error instanceof IsulatsError && error.kind === 'deadline-exceeded')) this.opts.warn?.(`collecting the layers image ${imageId} left: ${(error as Error).message}`);
+    });
   }
 
   /** Adds tag `target` to the image `source` names. */

@@ -9,6 +9,7 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IsulatsError } from '../errors.js';
 import { MAX_MANIFEST_SIZE } from './descriptor-check.js';
+import { checkDigest } from './digest.js';
 import { MANIFEST_ACCEPT } from './manifest.js';
 import type { ImageReference } from './reference.js';
 import { parseWwwAuthenticate, TokenCache, type AuthChallenge, type RegistryCredentials } from './registry-auth.js';
@@ -110,7 +111,8 @@ export class RegistryClient {
 
   /** Fetches the manifest (or index) that `ref` names, by tag or digest, verified. */
   async fetchManifest(ref: ImageReference, reference = ref.digest ?? ref.tag ?? 'latest'): Promise<FetchedManifest> {
-    const byDigest = reference.startsWith('sha256:');
+    const byDigest = reference.includes(':');
+    if (byDigest) checkDigest(reference, 'manifest digest'); // it becomes part of the URL
     const endpoints = this.endpoints(ref).filter((e) => e.capabilities.includes(byDigest ? 'pull' : 'resolve'));
     return this.tryEndpoints(endpoints, async (ep) => {
       const res = await this.request(ep, ref, 'GET', `/${ref.path}/manifests/${reference}`, { Accept: MANIFEST_ACCEPT });
@@ -130,6 +132,7 @@ export class RegistryClient {
 
   /** Opens a blob download; the caller verifies the digest while writing it. */
   async fetchBlob(ref: ImageReference, digest: string): Promise<IncomingMessage & { usedUrl: string }> {
+    checkDigest(digest, 'blob digest'); // it becomes part of the URL
     const endpoints = this.endpoints(ref).filter((e) => e.capabilities.includes('pull'));
     return this.tryEndpoints(endpoints, (ep) => this.request(ep, ref, 'GET', `/${ref.path}/blobs/${digest}`, {}));
   }

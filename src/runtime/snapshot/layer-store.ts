@@ -123,7 +123,7 @@ export class LayerStore {
    * after the call returns (store/batch-delete.ts).
    */
   async removeMany(chainIds: string[]): Promise<void> {
-    const hexes = chainIds.map(digestHex);
+    const hexes = chainIds.map((c) => digestHex(c, 'layer chain ID'));
     await this.deleter.moveAway(hexes.map((hex) => [joinPath(this.dir, hex), hex] as const),
       (i) => rmSync(joinPath(this.lockDir, `${hexes[i]}.lock`), { force: true }));
   }

@@ -26,6 +26,13 @@ import { runtimeFailpoint } from '../recovery/failpoints.js';
 /** What the snapshotter needs from the image service. */
 export interface ImageResolver {
   resolveImage(ref: string): Promise<ResolvedLayers>;
+  /**
+   * Runs `fn` (a new rootfs's record written) while no gc runs, after checking that the layers of
+   * `image` are still there: once its record names them, gc keeps them until it is removed.
+   */
+  holdingLayers<T>(image: ResolvedLayers, fn: () => Promise<T>): Promise<T>;
+  /** A rootfs over `imageId` went: what an image removed meanwhile left to it is collected. */
+  releaseLayers(imageId: string): Promise<void>;
 }
 
 /** An image as the snapshotter stacks it. */
@@ -119,43 +126,49 @@ export class OverlaySnapshotter {
       const fresh = !record;
       if (!record) {
         const resolved = typeof image === 'string' ? await this.opts.images.resolveImage(image) : image;
-        // Checked before anything is made: the kernel's refusal is a bare EINVAL from mount(2).
-        if (resolved.snapshotDirs.length > OVERLAY_MAX_LOWER) {
-          throw invalidArgument(`image ${resolved.id} has ${resolved.snapshotDirs.length} layers; overlayfs stacks at most ${OVERLAY_MAX_LOWER} (the kernel's OVL_MAX_STACK)`);
-        }
-        const base = joinPath(this.rwDir, key);
-        const upperdir = joinPath(base, 'fs');
-        const workdir = joinPath(base, 'work');
-        // The upperdir's mode is the container's `/`: others must traverse it, and only the private base keeps them out.
-        // Metadata calls on the calling thread: cheaper than thread-pool round trips.
-        await mkdirPrivate(base);
-        mkdirSync(upperdir, { recursive: true, mode: 0o755 });
-        mkdirSync(workdir, { recursive: true, mode: 0o700 });
-        // The container's `/` belongs to its root; new files get their owner from the creator.
-        if (opts.idmap) chownSync(upperdir, opts.idmap.hostUid, opts.idmap.hostGid);
-        let lowerdirs = resolved.snapshotDirs;
-        if (lowerdirs.length === 0) {
-          // overlay needs a lowerdir: an image without layers gets an empty one.
-          const empty = joinPath(base, 'empty');
-          mkdirSync(empty, { recursive: true, mode: 0o755 });
-          lowerdirs = [empty];
-        }
-        record = {
-          key,
-          imageId: resolved.id,
-          chainIds: resolved.chainIds,
-          mountpoint: joinPath(opts.idmap?.mountDir ?? this.mountDir, key),
-          upperdir,
-          workdir,
-          lowerdirs,
-          createdAt: new Date().toISOString(),
-          ...(opts.idmap ? { idmap: opts.idmap } : {}),
-        };
-        await writeJsonAtomic(this.recordPath(key), record, 0o644, { durable: opts.durable ?? true });
+        record = await this.opts.images.holdingLayers(resolved, () => this.create(key, resolved, opts));
       }
       await this.mountRecord(record, fresh);
       return pick(record);
     });
+  }
+
+  /** Makes the rw layer of `key` and writes its record (under the image's layers held). */
+  private async create(key: string, resolved: ResolvedLayers, opts: { durable?: boolean; idmap?: SnapshotIdmap }): Promise<ContainerSnapshot> {
+    // Checked before anything is made: the kernel's refusal is a bare EINVAL from mount(2).
+    if (resolved.snapshotDirs.length > OVERLAY_MAX_LOWER) {
+      throw invalidArgument(`image ${resolved.id} has ${resolved.snapshotDirs.length} layers; overlayfs stacks at most ${OVERLAY_MAX_LOWER} (the kernel's OVL_MAX_STACK)`);
+    }
+    const base = joinPath(this.rwDir, key);
+    const upperdir = joinPath(base, 'fs');
+    const workdir = joinPath(base, 'work');
+    // The upperdir's mode is the container's `/`: others must traverse it, and only the private base keeps them out.
+    // Metadata calls on the calling thread: cheaper than thread-pool round trips.
+    await mkdirPrivate(base);
+    mkdirSync(upperdir, { recursive: true, mode: 0o755 });
+    mkdirSync(workdir, { recursive: true, mode: 0o700 });
+    // The container's `/` belongs to its root; new files get their owner from the creator.
+    if (opts.idmap) chownSync(upperdir, opts.idmap.hostUid, opts.idmap.hostGid);
+    let lowerdirs = resolved.snapshotDirs;
+    if (lowerdirs.length === 0) {
+      // overlay needs a lowerdir: an image without layers gets an empty one.
+      const empty = joinPath(base, 'empty');
+      mkdirSync(empty, { recursive: true, mode: 0o755 });
+      lowerdirs = [empty];
+    }
+    const record: ContainerSnapshot = {
+      key,
+      imageId: resolved.id,
+      chainIds: resolved.chainIds,
+      mountpoint: joinPath(opts.idmap?.mountDir ?? this.mountDir, key),
+      upperdir,
+      workdir,
+      lowerdirs,
+      createdAt: new Date().toISOString(),
+      ...(opts.idmap ? { idmap: opts.idmap } : {}),
+    };
+    await writeJsonAtomic(this.recordPath(key), record, 0o644, { durable: opts.durable ?? true });
+    return record;
   }
 
   /** Makes a record prepared with `durable: false` survive power loss (its file, then its directory). */
@@ -197,7 +210,8 @@ export class OverlaySnapshotter {
   /** Unmounts and deletes the rw layer; no-op for an unknown key. */
   async remove(key: string): Promise<void> {
     this.check(key);
-    await this.lock(key, async () => {
+    const imageId = await this.lock(key, async () => {
+      const imageId = (await this.get(key))?.imageId;
       const [mountpoint, ...others] = await this.mountpoints(key);
       await this.unmountPath(mountpoint!);
       // Idmapped layer clones a kill left attached mid-mount (they hold the rw dir busy).
@@ -220,7 +234,10 @@ export class OverlaySnapshotter {
       // The rw layer may hold many files: it leaves at once, into the trash.
       await discard(this.trashDir, joinPath(this.rwDir, key));
       removeHeldLock(joinPath(this.lockDir, `${key}.lock`));
+      return imageId;
     });
+    // The layers of an image removed while this rootfs used them were kept for it: they go now.
+    if (imageId) await this.opts.images.releaseLayers(imageId);
   }
 
   /** The default mountpoint, then the record's own when it is elsewhere. */
