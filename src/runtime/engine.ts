@@ -13,6 +13,7 @@ import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/e
 import type { EngineContext } from './engine-context.js';
 import { ImageService } from './image/image-service.js';
 import { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
+import { swapControllerAvailable } from './oci/swap-controller.js';
 import { ProcessRunner } from './oci/process-runner.js';
 import { openRuntimeHandlers, supportsUserNamespaces } from './oci/runtime-handlers.js';
 import { hostOomScoreFloor } from './oci/oom-score.js';
@@ -111,6 +112,7 @@ export class Engine implements RuntimeApi, ImageApi {
         selinux: existsSync('/sys/fs/selinux/enforce'),
         capabilityBound: parseCapabilityBound(readFileSync('/proc/self/status', 'utf8')),
         hugepageSizes: probeHugepageSizes(),
+        swapControl: swapControllerAvailable(),
       },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
       cgroupManager,
