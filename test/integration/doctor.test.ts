@@ -121,6 +121,14 @@ describe('isulats doctor', () => {
       expect(check(report, 'dirs.state')).toMatchObject({ status: 'ok', evidence: `${linked} is reached through a link: resolved to ${join(dir, 'run', 'isulats')} at start` });
       expect(check(report, 'sea.unpack')).toMatchObject({ status: 'fail', evidence: expect.stringContaining(`${join(noexec, 'sea')}: on a noexec mount`), fix: expect.stringMatching(/ISULATS_SEA_DIR/) });
       expect(check(report, 'leftovers.mounts')).toMatchObject({ status: 'ok' });
+      // That daemon runs a pod with a pause container: runc gets the rootfs by its real path.
+      const pod = join(dir, 'linked-pod.json');
+      await writeFile(pod, JSON.stringify({ metadata: { name: 'linked-state-7c9e2f', namespace: 'doctor', uid: '5f0c3a1e-8b2d-4e6f-9a7c-1d3b5e7f9a2c', attempt: 0 }, linux: { security_context: { namespace_options: { network: 2 } } } }));
+      const runp = await runCli(['-r', node.endpoint, 'runp', pod], { timeoutMs: 90_000 });
+      expect(runp.code, runp.stderr).toBe(0);
+      const id = runp.stdout.trim();
+      expect((await runCli(['-r', node.endpoint, 'stopp', id])).code).toBe(0);
+      expect((await runCli(['-r', node.endpoint, 'rmp', id])).code).toBe(0);
     } finally {
       execFileSync('umount', [noexec]);
       await node.cleanup();
