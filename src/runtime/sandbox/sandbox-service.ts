@@ -38,8 +38,6 @@ import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, 
 /** How often a stopped pod's record, refused by a full disk, is written again. */
 const STOPPED_WRITE_RETRY_MS = 5_000;
 
-/** Where pods without a cgroup parent of their own (and no engine setting) run. */
-
 /** What the sandbox service needs from the container service. */
 export interface PodContainers {
   stopAllInPod(sandboxId: string): Promise<void>;
