@@ -11,13 +11,14 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { SHIPPED_HELPERS } from './lib/shipped-helpers.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
 const out = resolve(values.out ?? 'dist/sea/isulats');
 const work = resolve('.tmp/sea');
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
-const helpers = ['build/Release/isulats.node', 'build/pause/pause', 'build/pinns/pinns', 'build/ttyexec/ttyexec', 'build/crun-hybrid/crun-hybrid'];
+const helpers = SHIPPED_HELPERS;
 const missing = helpers.filter((f) => !existsSync(f));
 if (missing.length > 0 || !existsSync('dist/descriptors')) {
   process.stderr.write(`build-sea: missing ${[...missing, 'dist/descriptors'].filter((f) => !existsSync(f)).join(', ')}: run npm run build first\n`);

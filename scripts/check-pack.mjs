@@ -1,10 +1,11 @@
 // npm's prepack step: a tarball carries the build (bundles, addon, helper binaries), so refuse to
 // pack a checkout that has none, with one line saying what to run. Builds nothing itself.
 import { existsSync } from 'node:fs';
+import { SHIPPED_HELPERS } from './lib/shipped-helpers.mjs';
 
 const needed = [
   'dist/isulats.cjs', 'dist/isulats-daemon.cjs', 'dist/nri-sdk.js', 'dist/descriptors', 'dist/types/nri/sdk/index.d.ts',
-  'build/Release/isulats.node', 'build/pause/pause', 'build/pinns/pinns', 'build/ttyexec/ttyexec',
+  ...SHIPPED_HELPERS,
 ];
 const missing = needed.filter((f) => !existsSync(f));
 if (missing.length > 0) {

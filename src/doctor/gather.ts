@@ -17,6 +17,10 @@ import type { ClockFacts } from './checks/clock.js';
 import { CLOCK_FLOOR } from './checks/clock.js';
 import { engineConmons, mountsUnder, type LeftoverFacts } from './checks/leftovers.js';
 import type { RuntimeLayout } from './runtime-layout.js';
+import { kubeletCgroupRoot, unifiedCgroupOf, type NodeLayoutFacts } from './checks/node-layout.js';
+import { unpackCandidates } from '../sea/extract.js';
+import { onNoexecMount } from '../util/mount-of.js';
+import { INSTALL_ROOT_VARIABLE } from '../util/repo-root.js';
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -151,8 +155,9 @@ export async function gatherClock(probe: HostProbe): Promise<ClockFacts> {
 }
 
 export async function gatherLeftovers(probe: HostProbe, backend: CriBackend, layout: RuntimeLayout): Promise<LeftoverFacts> {
-  const root = layout.root!;
-  const state = layout.state!;
+  // By their real paths: mountinfo lists mounts so, and a state under /var/run is under /run there.
+  const root = (await probe.realpath(layout.root!)) ?? layout.root!;
+  const state = (await probe.realpath(layout.state!)) ?? layout.state!;
   const pods = await backend.listPodSandbox({});
   const ctrs = await backend.listContainers({});
   return {
@@ -163,5 +168,36 @@ export async function gatherLeftovers(probe: HostProbe, backend: CriBackend, lay
     conmons: engineConmons(await probe.processes(), state),
     podIds: new Set(pods.items.map((p) => p.id)),
     containerIds: new Set(ctrs.containers.map((c) => c.id)),
+  };
+}
+
+export async function gatherNodeLayout(probe: HostProbe, layout: RuntimeLayout, kubeletConfig: string, env: NodeJS.ProcessEnv = process.env, uid = process.getuid?.() ?? 0): Promise<NodeLayoutFacts> {
+  const cgroupVersion: 1 | 2 = (await probe.readText('/sys/fs/cgroup/cgroup.controllers')) !== undefined ? 2 : 1;
+  const ours = layout.kind !== 'other';
+  let daemonCgroup: NodeLayoutFacts['daemonCgroup'];
+  if (cgroupVersion === 2 && ours && layout.pid) {
+    const path = unifiedCgroupOf((await probe.readText(`/proc/${layout.pid}/cgroup`)) ?? '');
+    const controllers = path === undefined ? undefined : await probe.readText(join('/sys/fs/cgroup', path, 'cgroup.controllers'));
+    if (path !== undefined) daemonCgroup = { pid: layout.pid, path, controllers: (controllers ?? '').trim().split(/\s+/).filter(Boolean) };
+  }
+  const kubelet = await probe.readText(kubeletConfig);
+  const root = kubelet ? kubeletCgroupRoot(kubelet) : undefined;
+  const dirs: NodeLayoutFacts['dirs'] = [];
+  for (const role of ['root', 'state'] as const) {
+    const path = ours ? layout[role] : undefined;
+    if (path) dirs.push({ role, path, real: await probe.realpath(path) });
+  }
+  const mountinfo = (await probe.readText('/proc/self/mountinfo')) ?? '';
+  const candidates = unpackCandidates(env, uid).map((dir) => ({ dir, noexec: onNoexecMount(dir, mountinfo) }));
+  const installRoot = env[INSTALL_ROOT_VARIABLE];
+  const inUse = installRoot ? candidates.find((c) => installRoot.startsWith(`${c.dir}/`))?.dir : undefined;
+  return {
+    cgroupVersion,
+    ...(ours && layout.configDriver ? { manager: layout.configDriver.driver } : {}),
+    ...(daemonCgroup ? { daemonCgroup } : {}),
+    ...(layout.cgroupParent ? { cgroupParent: layout.cgroupParent } : {}),
+    ...(root !== undefined ? { kubeletCgroupRoot: { value: root, source: kubeletConfig } } : {}),
+    dirs,
+    sea: { candidates, override: Boolean(env.ISULATS_SEA_DIR), ...(inUse ? { inUse } : {}) },
   };
 }

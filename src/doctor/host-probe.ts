@@ -1,7 +1,7 @@
 // What the checks read from the host, behind one interface so that unit tests
 // hand in fixtures (cgroup v2, a missing sysctl) and integration tests the host.
 import { execFile } from 'node:child_process';
-import { readdir, readFile, statfs } from 'node:fs/promises';
+import { readdir, readFile, realpath, statfs } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { access, constants } from 'node:fs/promises';
 
@@ -23,6 +23,8 @@ export interface HostProbe {
   /** First line of `bin --version` (or `version`), or undefined when it fails. */
   versionOf(bin: string): Promise<string | undefined>;
   isExecutable(path: string): Promise<boolean>;
+  /** The path with every link resolved, or undefined when it does not exist. */
+  realpath(path: string): Promise<string | undefined>;
   /** Command lines of all processes, by PID. */
   processes(): Promise<Array<{ pid: number; argv: string[] }>>;
   now(): Date;
@@ -50,6 +52,7 @@ export const hostProbe: HostProbe = {
     });
   }),
   isExecutable: (path) => access(path, constants.X_OK).then(() => true, () => false),
+  realpath: (path) => realpath(path).catch(() => undefined),
   async processes() {
     const out: Array<{ pid: number; argv: string[] }> = [];
     for (const name of (await readdir('/proc').catch(() => [])) as string[]) {

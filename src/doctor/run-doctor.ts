@@ -6,6 +6,7 @@ import type { HostProbe } from './host-probe.js';
 import { evaluateEndpoint } from './checks/endpoint.js';
 import { evaluateStatus } from './checks/runtime-status.js';
 import { evaluateCgroups } from './checks/cgroups.js';
+import { evaluateNodeLayout } from './checks/node-layout.js';
 import { evaluateTools } from './checks/oci-tools.js';
 import { evaluateCni } from './checks/cni.js';
 import { evaluateKernel } from './checks/kernel.js';
@@ -50,6 +51,7 @@ export async function runDoctor(o: DoctorOptions): Promise<CheckResult[]> {
   layout = { ...layout, ...(o.cniConfDir ? { cniConfDir: o.cniConfDir } : {}), ...(o.cniBinDirs?.length ? { cniBinDirs: o.cniBinDirs } : {}) };
 
   await step('cgroup', 'cgroups', async () => evaluateCgroups(await gather.gatherCgroups(o.probe, backend, layout, o.kubeletConfig)));
+  await step('node', 'node layout', async () => evaluateNodeLayout(await gather.gatherNodeLayout(o.probe, layout, o.kubeletConfig)));
   await step('tools', 'OCI tools', async () => evaluateTools(await gather.gatherTools(o.probe), layout.kind !== 'other'));
   await step('cni', 'CNI', async () => evaluateCni(await gather.gatherCni(o.probe, layout)));
   await step('kernel', 'kernel', async () => evaluateKernel(await gather.gatherKernel(o.probe)));

@@ -13,6 +13,10 @@ export interface RuntimeLayout {
   /** Root/state dirs of isulats' engine (embedded or daemon). */
   root?: string;
   state?: string;
+  /** The engine's process (the daemon, or this one when embedded): its cgroup is checked. */
+  pid?: number;
+  /** The engine's parent for pods without a cgroup_parent, when configured. */
+  cgroupParent?: string;
   /** The cgroup driver its configuration names, when the config tells. */
   configDriver?: { driver: CgroupDriver; source: string };
 }
@@ -50,6 +54,8 @@ export async function runtimeLayout(backend: CriBackend | undefined, statusInfo:
       cniBinDirs: ctx.options.cniBinDirs ?? DEFAULT_CNI_BIN_DIRS,
       root: ctx.paths.root,
       state: ctx.paths.state,
+      pid: process.pid,
+      ...(ctx.options.cgroupParent ? { cgroupParent: ctx.options.cgroupParent } : {}),
       configDriver: { driver: ctx.cgroupManager, source: 'engine config' },
     };
   }
@@ -63,6 +69,7 @@ export async function runtimeLayout(backend: CriBackend | undefined, statusInfo:
       cniBinDirs: c.cniBinDirs ?? DEFAULT_CNI_BIN_DIRS,
       root: c.root,
       state: c.state,
+      pid: daemon.pid,
       ...(c.cgroupManager ? { configDriver: { driver: c.cgroupManager, source: 'daemon.json cgroup-manager' } } : {}),
     };
   }

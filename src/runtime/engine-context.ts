@@ -13,6 +13,7 @@ import type { EventLog } from './container/event-log.js';
 import type { EngineOptions, EnginePaths } from './config/engine-config.js';
 import type { HostFeatures } from './container/spec.js';
 import type { EngineNri } from './nri/engine-nri.js';
+import { systemdCgroupsPath } from './oci/systemd-cgroup.js';
 
 export interface EngineContext {
   options: EngineOptions;
@@ -61,6 +62,6 @@ export class Undo {
 }
 
 export function cgroupsPathFor(ctx: EngineContext, parent: string, id: string): string {
-  if (ctx.cgroupManager === 'systemd') return `${parent || 'system.slice'}:isulats:${id}`;
+  if (ctx.cgroupManager === 'systemd') return systemdCgroupsPath(parent, id);
   return `${parent.replace(/\/+$/, '')}/${id}`;
 }

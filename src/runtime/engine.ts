@@ -2,7 +2,7 @@
 // OCI runtime, CNI, images, snapshots -> sandbox and container services.
 // Implements the CRI RuntimeService (and delegates the ImageService) so the
 // embedded backend and the daemon can serve it as is.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -13,6 +13,7 @@ import { DEFAULT_PAUSE_IMAGE, enginePaths, type EngineOptions } from './config/e
 import type { EngineContext } from './engine-context.js';
 import { ImageService } from './image/image-service.js';
 import { OverlaySnapshotter } from './snapshot/overlay-snapshotter.js';
+import { swapControllerAvailable } from './oci/swap-controller.js';
 import { ProcessRunner } from './oci/process-runner.js';
 import { openRuntimeHandlers, supportsUserNamespaces } from './oci/runtime-handlers.js';
 import { hostOomScoreFloor } from './oci/oom-score.js';
@@ -58,13 +59,17 @@ export class Engine implements RuntimeApi, ImageApi {
     this.sandbox = new SandboxService(ctx, this.container);
   }
 
-  static async open(options: EngineOptions, runner = new ProcessRunner()): Promise<Engine> {
-    const paths = enginePaths(options);
-    for (const dir of [paths.root, paths.state]) {
+  static async open(given: EngineOptions, runner = new ProcessRunner()): Promise<Engine> {
+    for (const dir of [given.root, given.state]) {
       await mkdir(dir, { recursive: true, mode: TOP_DIR_MODE });
       // Before its subdirs are made: each (locks, names, exits...) a tree placed apart by ext4.
       placeChildTreesApart(dir);
     }
+    // Every path the engine hands out is a real one: runc refuses a rootfs reached through a link
+    // (the default state /var/run/isulats, with /var/run a link to /run), and mountinfo lists pins
+    // and rootfs mounts by their real paths.
+    const options: EngineOptions = { ...given, root: realpathSync(given.root), state: realpathSync(given.state) };
+    const paths = enginePaths(options);
     // Before anything reads the trees: a root made by an older version has listable, traversable dirs.
     await tightenEngineTree([paths.root, paths.state], [paths.usernsShareDir]);
     for (const dir of [paths.runcRoot, paths.exitDir, paths.socketDir, paths.netnsDir, paths.ipcnsDir, paths.utsnsDir, paths.usernsDir]) await mkdirPrivate(dir);
@@ -107,6 +112,7 @@ export class Engine implements RuntimeApi, ImageApi {
         selinux: existsSync('/sys/fs/selinux/enforce'),
         capabilityBound: parseCapabilityBound(readFileSync('/proc/self/status', 'utf8')),
         hugepageSizes: probeHugepageSizes(),
+        swapControl: swapControllerAvailable(),
       },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
       cgroupManager,

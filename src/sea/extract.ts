@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { onNoexecMount } from '../util/mount-of.js';
 
 export interface SeaManifest {
   /** sha256 of every asset's key, mode and content, hex. */
@@ -13,14 +14,33 @@ export interface SeaManifest {
   files: Record<string, number>;
 }
 
+/** The variable naming the unpack dir outright (e.g. on a node whose /var/lib is noexec too). */
+export const SEA_DIR_VARIABLE = 'ISULATS_SEA_DIR';
+
 /**
- * Where the per-user parent lives: $XDG_RUNTIME_DIR, /run/isulats for root (not aged out by
- * systemd-tmpfiles like /tmp: a daemon runs pinns from there for months), else the temp dir.
+ * Where the per-user parent may live, best first: $ISULATS_SEA_DIR alone when set; else
+ * $XDG_RUNTIME_DIR, then /var/lib/isulats/sea for root (not /run: it is mounted noexec on
+ * systemd nodes, and the addon cannot be mapped from there; not /tmp: systemd-tmpfiles ages it out
+ * while a daemon runs pinns from it for months), else the temp dir and ~/.cache.
  */
-export function privateBase(env: NodeJS.ProcessEnv = process.env, uid = process.getuid?.() ?? 0): string {
-  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, 'isulats-sea');
-  if (uid === 0) return '/run/isulats/sea';
-  return join(tmpdir(), `isulats-sea-${uid}`);
+export function unpackCandidates(env: NodeJS.ProcessEnv = process.env, uid = process.getuid?.() ?? 0): string[] {
+  if (env[SEA_DIR_VARIABLE]) return [env[SEA_DIR_VARIABLE]];
+  const out: string[] = [];
+  if (env.XDG_RUNTIME_DIR) out.push(join(env.XDG_RUNTIME_DIR, 'isulats-sea'));
+  if (uid === 0) out.push('/var/lib/isulats/sea');
+  else {
+    out.push(join(tmpdir(), `isulats-sea-${uid}`));
+    if (env.HOME) out.push(join(env.HOME, '.cache', 'isulats-sea'));
+  }
+  return out;
+}
+
+/** The first candidate whose files may run (its mount is not noexec); none: one line saying what to set. */
+export function pickUnpackBase(candidates: string[], noexec: (dir: string) => boolean = (d) => onNoexecMount(d)): string {
+  const fit = candidates.find((dir) => !noexec(dir));
+  if (fit) return fit;
+  const named = candidates.length === 1 ? candidates[0] : candidates.join(', ');
+  throw new Error(`cannot unpack: ${named} ${candidates.length === 1 ? 'is' : 'are'} on a noexec mount; set ${SEA_DIR_VARIABLE} to a directory where files may run`);
 }
 
 /** Makes `base` (mode 0700) or checks the one there: a real directory of ours that nobody else may write. */

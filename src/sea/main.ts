@@ -5,13 +5,13 @@
 // written once per content into a private directory, which the bundled CLI and daemon then use
 // as their install root.
 import { getAsset, isSea } from 'node:sea';
-import { extractAssets, privateBase, type SeaManifest } from './extract.js';
+import { extractAssets, pickUnpackBase, unpackCandidates, type SeaManifest } from './extract.js';
 import { INSTALL_ROOT_VARIABLE } from '../util/repo-root.js';
 
 async function start(): Promise<void> {
   if (!isSea()) throw new Error('this bundle runs only as the single executable (scripts/build-sea.mjs)');
   const manifest = JSON.parse(getAsset('sea-manifest.json', 'utf8')) as SeaManifest;
-  const root = extractAssets(manifest, (key) => Buffer.from(getAsset(key)), privateBase());
+  const root = extractAssets(manifest, (key) => Buffer.from(getAsset(key)), pickUnpackBase(unpackCandidates()));
   process.env[INSTALL_ROOT_VARIABLE] = root;
   process.env.ISULATS_NATIVE = `${root}/build/Release/isulats.node`;
   // Node's flags cannot be given to a single executable, so the daemon does not re-execute

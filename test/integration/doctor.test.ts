@@ -4,7 +4,8 @@
 // fail with exit code 1 and say so in the JSON CI reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../rig/cli.js';
 import { conflistSubnet } from '../rig/cni-conf.js';
@@ -96,6 +97,41 @@ describe('isulats doctor', () => {
       expect(check(report, 'disk.state')).toMatchObject({ evidence: expect.stringMatching(new RegExp(`^${state}: `)) });
     } finally {
       execFileSync('umount', [stray]);
+    }
+  });
+
+  it('on a node-shaped daemon: names the driver and cgroup version, a state dir reached through a link as resolved, a noexec unpack dir, and a kubelet on the other driver', async () => {
+    // /var/run -> /run as on Debian; the state the daemon is given goes through the link.
+    await mkdir(join(dir, 'run'), { recursive: true });
+    await symlink(join(dir, 'run'), join(dir, 'varrun'));
+    const linked = join(dir, 'varrun', 'isulats');
+    const node = await startIsulatsDaemon({ podSandboxImage: rigEnv().ISULATS_TEST_PAUSE, extraConfig: { state: linked } });
+    const noexec = join(dir, 'noexec');
+    await mkdir(noexec);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'noexec,size=1m', 'ist-doctor-noexec', noexec]);
+    try {
+      const kubelet = join(dir, 'kubelet-config.yaml');
+      await writeFile(kubelet, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n');
+      const r = await runCli(['--timeout', '20s', 'doctor', '-o', 'json', '-r', node.endpoint, '--kubelet-config', kubelet], { timeoutMs: 90_000, env: { ISULATS_SEA_DIR: join(noexec, 'sea') } });
+      const report = JSON.parse(r.stdout) as Report;
+      expect(r.code).toBe(1);
+      const version = existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1;
+      expect(check(report, 'cgroup.driver')).toMatchObject({ status: 'fail', evidence: expect.stringMatching(new RegExp(`^runtime uses cgroupfs \\(.+\\), cgroup v${version}, kubelet systemd \\(${kubelet}\\)$`)) });
+      expect(check(report, 'cgroup.parent')).toMatchObject({ status: 'ok', evidence: 'pods without a cgroup_parent go to /isulats (cgroupfs)' });
+      expect(check(report, 'dirs.state')).toMatchObject({ status: 'ok', evidence: `${linked} is reached through a link: resolved to ${join(dir, 'run', 'isulats')} at start` });
+      expect(check(report, 'sea.unpack')).toMatchObject({ status: 'fail', evidence: expect.stringContaining(`${join(noexec, 'sea')}: on a noexec mount`), fix: expect.stringMatching(/ISULATS_SEA_DIR/) });
+      expect(check(report, 'leftovers.mounts')).toMatchObject({ status: 'ok' });
+      // That daemon runs a pod with a pause container: runc gets the rootfs by its real path.
+      const pod = join(dir, 'linked-pod.json');
+      await writeFile(pod, JSON.stringify({ metadata: { name: 'linked-state-7c9e2f', namespace: 'doctor', uid: '5f0c3a1e-8b2d-4e6f-9a7c-1d3b5e7f9a2c', attempt: 0 }, linux: { security_context: { namespace_options: { network: 2 } } } }));
+      const runp = await runCli(['-r', node.endpoint, 'runp', pod], { timeoutMs: 90_000 });
+      expect(runp.code, runp.stderr).toBe(0);
+      const id = runp.stdout.trim();
+      expect((await runCli(['-r', node.endpoint, 'stopp', id])).code).toBe(0);
+      expect((await runCli(['-r', node.endpoint, 'rmp', id])).code).toBe(0);
+    } finally {
+      execFileSync('umount', [noexec]);
+      await node.cleanup();
     }
   });
 

@@ -62,6 +62,11 @@ describe('the packed release', () => {
       'build/Release/isulats.node', 'build/pause/pause', 'build/pinns/pinns', 'build/ttyexec/ttyexec']) {
       expect(existsSync(join(installed, f)), f).toBe(true);
     }
+    // Every helper the build made (execsync included: without it ExecSync falls back to runc exec).
+    const built = readdirSync(join(REPO_ROOT, 'build'), { withFileTypes: true }).filter((d) => d.isDirectory())
+      .flatMap((d) => readdirSync(join(REPO_ROOT, 'build', d.name)).map((f) => `build/${d.name}/${f}`));
+    expect(built).toContain('build/execsync/execsync');
+    expect(built.filter((f) => !existsSync(join(installed, f)))).toEqual([]);
     expect(readdirSync(installed).sort()).toEqual(['README.md', 'bin', 'build', 'contrib', 'dist', 'examples', 'package.json']);
     expect(existsSync(join(installed, 'node_modules'))).toBe(false); // no dependency to fetch: all is bundled
   });

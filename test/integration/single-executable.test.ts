@@ -3,11 +3,12 @@
 // for the CLI against a daemon it serves itself, and run pods in the embedded engine, from the
 // files it carries (the addon, pause, pinns, the descriptors) and nothing of this checkout.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../rig/cli.js';
+import { run as runTool } from '../rig/proc.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
 import { rigEnv } from '../rig/rig-env.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
@@ -31,7 +32,7 @@ describe('the single executable', () => {
     const bin = join(dir, 'bin');
     await mkdir(bin);
     for (const name of readdirSync('/usr/bin')) if (!NODE_TOOLS.has(name)) symlinkSync(join('/usr/bin', name), join(bin, name));
-    // XDG_RUNTIME_DIR: its files go under this test's dir (root's default is /run/isulats/sea).
+    // XDG_RUNTIME_DIR: its files go under this test's dir (root's default is /var/lib/isulats/sea).
     await mkdir(join(dir, 'run'), { mode: 0o700 });
     env = { PATH: `${bin}:/usr/sbin:/sbin`, HOME: dir, LANG: 'C.UTF-8', XDG_RUNTIME_DIR: join(dir, 'run') };
   }, 300_000);
@@ -74,6 +75,25 @@ describe('the single executable', () => {
     }
     // Its files were written once, under the private runtime dir.
     expect(readdirSync(join(dir, 'run', 'isulats-sea'))).toHaveLength(1);
+  });
+
+  it('refuses in one line to unpack on a noexec mount (/run on a systemd node), and unpacks where ISULATS_SEA_DIR points', async () => {
+    const noexec = join(dir, 'noexec');
+    mkdirSync(noexec);
+    await runTool('mount', ['-t', 'tmpfs', '-o', 'noexec,nosuid,nodev,mode=0755,size=64m', 'tmpfs', noexec]);
+    try {
+      const refused = spawnSync(exe, ['runp', '--help'], { cwd: dir, env: { ...env, ISULATS_SEA_DIR: join(noexec, 'sea') }, encoding: 'utf8', timeout: 120_000 });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toBe(`isulats: cannot unpack: ${join(noexec, 'sea')} is on a noexec mount; set ISULATS_SEA_DIR to a directory where files may run\n`);
+      expect(readdirSync(noexec)).toEqual([]); // nothing written there
+    } finally {
+      await runTool('umount', [noexec]);
+    }
+    const own = join(dir, 'own-sea');
+    const g = ['--root', join(dir, 'root'), '--state', join(dir, 'state')];
+    const pods = spawnSync(exe, [...g, 'pods', '-q'], { cwd: dir, env: { ...env, ISULATS_SEA_DIR: own }, encoding: 'utf8', timeout: 120_000 });
+    expect(pods.status, pods.stderr).toBe(0);
+    expect(readdirSync(own)).toHaveLength(1);
   });
 
   it('serves CRI as isulats daemon, and its CLI talks to it', async () => {

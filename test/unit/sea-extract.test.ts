@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensurePrivateDir, extractAssets, privateBase } from '../../src/sea/extract.js';
+import { ensurePrivateDir, extractAssets, pickUnpackBase, unpackCandidates } from '../../src/sea/extract.js';
 
 describe('sea asset extraction', () => {
   let dir: string;
@@ -50,9 +50,17 @@ describe('sea asset extraction', () => {
     expect(() => extractAssets({ hash: 'nothex', files: {} }, () => Buffer.alloc(0), base)).toThrow(/manifest/);
   });
 
-  it('puts root under /run/isulats, others under XDG_RUNTIME_DIR or the temp dir', () => {
-    expect(privateBase({}, 0)).toBe('/run/isulats/sea');
-    expect(privateBase({ XDG_RUNTIME_DIR: '/run/user/1000' }, 1000)).toBe('/run/user/1000/isulats-sea');
-    expect(privateBase({}, 1000)).toBe(join(tmpdir(), 'isulats-sea-1000'));
+  it('puts root under /var/lib/isulats (not the noexec /run), others under XDG_RUNTIME_DIR, the temp dir or ~/.cache; ISULATS_SEA_DIR alone when set', () => {
+    expect(unpackCandidates({}, 0)).toEqual(['/var/lib/isulats/sea']);
+    expect(unpackCandidates({ XDG_RUNTIME_DIR: '/run/user/0' }, 0)).toEqual(['/run/user/0/isulats-sea', '/var/lib/isulats/sea']);
+    expect(unpackCandidates({ XDG_RUNTIME_DIR: '/run/user/1000', HOME: '/home/u' }, 1000)).toEqual(['/run/user/1000/isulats-sea', join(tmpdir(), 'isulats-sea-1000'), '/home/u/.cache/isulats-sea']);
+    expect(unpackCandidates({ ISULATS_SEA_DIR: '/opt/isulats/sea', XDG_RUNTIME_DIR: '/run/user/0' }, 0)).toEqual(['/opt/isulats/sea']);
+  });
+
+  it('takes the first candidate not on a noexec mount, and refuses in one line when none fits', () => {
+    const noexec = (d: string) => d.startsWith('/run/');
+    expect(pickUnpackBase(['/run/user/0/isulats-sea', '/var/lib/isulats/sea'], noexec)).toBe('/var/lib/isulats/sea');
+    expect(() => pickUnpackBase(['/run/isulats/sea'], noexec)).toThrow('cannot unpack: /run/isulats/sea is on a noexec mount; set ISULATS_SEA_DIR to a directory where files may run');
+    expect(() => pickUnpackBase(['/run/a', '/run/b'], noexec)).toThrow(/^cannot unpack: \/run\/a, \/run\/b are on a noexec mount/);
   });
 });

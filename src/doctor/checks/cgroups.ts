@@ -30,17 +30,17 @@ export function evaluateCgroups(f: CgroupFacts): CheckResult[] {
   const title = 'cgroup driver';
   const rt = f.runtimeDriver;
   if (!rt) {
-    out.push(warn('cgroup.driver', title, "the runtime does not tell its cgroup driver (no RuntimeConfig answer); can't compare"));
+    out.push(warn('cgroup.driver', title, `cgroup v${f.version}; the runtime does not tell its cgroup driver (no RuntimeConfig answer); can't compare`));
     return out;
   }
   if (rt.driver === 'systemd' && !f.systemdIsInit) {
-    out.push(fail('cgroup.driver', title, `runtime uses systemd (${rt.source}) but systemd is not PID 1`, 'set the runtime\'s cgroup driver to cgroupfs'));
+    out.push(fail('cgroup.driver', title, `runtime uses systemd (${rt.source}), cgroup v${f.version}, but systemd is not PID 1`, 'set the runtime\'s cgroup driver to cgroupfs'));
   } else if (f.kubeletDriver && f.kubeletDriver.driver !== rt.driver) {
-    out.push(fail('cgroup.driver', title, `runtime uses ${rt.driver} (${rt.source}), kubelet ${f.kubeletDriver.driver} (${f.kubeletDriver.source})`,
+    out.push(fail('cgroup.driver', title, `runtime uses ${rt.driver} (${rt.source}), cgroup v${f.version}, kubelet ${f.kubeletDriver.driver} (${f.kubeletDriver.source})`,
       `make them agree: set cgroupDriver: ${rt.driver} in ${f.kubeletDriver.source}, or change the runtime's`));
   } else {
-    const kube = f.kubeletDriver ? `, kubelet agrees (${f.kubeletDriver.source})` : '';
-    out.push(ok('cgroup.driver', title, `runtime uses ${rt.driver} (${rt.source})${kube}`));
+    const kube = f.kubeletDriver ? `, kubelet agrees (${f.kubeletDriver.source})` : ', no kubelet config to compare';
+    out.push(ok('cgroup.driver', title, `runtime uses ${rt.driver} (${rt.source}), cgroup v${f.version}${kube}`));
   }
   return out;
 }

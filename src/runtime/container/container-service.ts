@@ -678,7 +678,7 @@ export class ContainerService {
     await this.ctx.containers.withLock(seen.id, async () => {
       const record = await this.ctx.containers.mustGet(seen.id);
       refuseUpdate(record);
-      await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res));
+      await applyResourceUpdate(this.ctx, record, resourcesUpdateFromCri(res, this.ctx.host.swapControl));
       const resources = { ...(record.config.linux?.resources ?? {}), ...storable(res) };
       await this.ctx.containers.putLocked({ ...record, config: { ...record.config, linux: { ...(record.config.linux ?? {}), resources } } });
     });

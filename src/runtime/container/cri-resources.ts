@@ -4,9 +4,15 @@
 import type * as cri from '../../api/cri.js';
 import type { LinuxResourcesUpdate } from '../oci/cgroups.js';
 import { toInt } from './cri-values.js';
+import { memoryAndSwap } from './spec.js';
 
-/** What UpdateContainerResources asks of the runtime: set fields only (0 and "" mean unchanged). */
-export function resourcesUpdateFromCri(res: cri.LinuxContainerResourcesIn): LinuxResourcesUpdate {
+/**
+ * What UpdateContainerResources asks of the runtime: set fields only (0 and "" mean unchanged). A
+ * new memory limit without a swap limit takes swap = limit with it where swap is limited
+ * (memoryAndSwap, as at create): v1 refuses a memory limit above the memsw one set at create.
+ */
+export function resourcesUpdateFromCri(res: cri.LinuxContainerResourcesIn, swapControl?: boolean): LinuxResourcesUpdate {
+  const { limit, swap } = memoryAndSwap(res, swapControl);
   return {
     cpu: {
       shares: toInt(res.cpuShares) || undefined,
@@ -15,7 +21,7 @@ export function resourcesUpdateFromCri(res: cri.LinuxContainerResourcesIn): Linu
       cpus: res.cpusetCpus || undefined,
       mems: res.cpusetMems || undefined,
     },
-    memory: { limit: toInt(res.memoryLimitInBytes) || undefined, swap: toInt(res.memorySwapLimitInBytes) || undefined },
+    memory: { limit, swap },
     unified: res.unified && Object.keys(res.unified).length ? res.unified : undefined,
   };
 }

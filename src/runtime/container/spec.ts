@@ -53,6 +53,12 @@ export interface HostFeatures {
    * controller. Limits for other sizes are left out of the spec. Unset: not probed, all kept.
    */
   hugepageSizes?: string[];
+  /**
+   * Whether swap can be limited (swapControllerAvailable). true: a memory limit without a swap
+   * limit gets swap = limit (no swap, as containerd); false: swap limits are left out. Unset: not
+   * probed, a swap limit given is kept and none is added.
+   */
+  swapControl?: boolean;
 }
 
 /** Names of the capabilities in this process's bounding set (ALL_CAPABILITIES is in kernel order). */
@@ -242,11 +248,24 @@ export function containerNamespaces(sb: SandboxContext, opts: cri.NamespaceOptio
   return ns;
 }
 
+/**
+ * The OCI memory limit and swap (memory+swap, as v1's memsw; runc writes v2's memory.swap.max as
+ * swap - limit) of CRI resources. As containerd: a limit without a swap limit gets swap = limit (no
+ * swap) where swap can be limited, and no swap value at all where it cannot.
+ */
+export function memoryAndSwap(res: Pick<cri.LinuxContainerResourcesIn, 'memoryLimitInBytes' | 'memorySwapLimitInBytes'>, swapControl: boolean | undefined): { limit?: number; swap?: number } {
+  const limit = toInt(res.memoryLimitInBytes) || undefined;
+  const asked = toInt(res.memorySwapLimitInBytes) || undefined;
+  if (swapControl === false) return { limit };
+  if (asked !== undefined) return { limit, swap: asked };
+  return { limit, swap: swapControl && limit !== undefined ? limit : undefined };
+}
+
 export function linuxResources(
   res: cri.LinuxContainerResourcesIn | null | undefined,
   devices: OciSpec[],
   privileged: boolean,
-  host?: Pick<HostFeatures, 'hugepageSizes'>,
+  host?: Pick<HostFeatures, 'hugepageSizes' | 'swapControl'>,
   warn: (message: string) => void = () => undefined,
 ): OciSpec {
   const out: OciSpec = {
@@ -261,8 +280,9 @@ export function linuxResources(
   if (res.cpusetMems) cpu.mems = res.cpusetMems;
   if (Object.keys(cpu).length) out.cpu = cpu;
   const memory: OciSpec = {};
-  if (toInt(res.memoryLimitInBytes)) memory.limit = toInt(res.memoryLimitInBytes);
-  if (toInt(res.memorySwapLimitInBytes)) memory.swap = toInt(res.memorySwapLimitInBytes);
+  const { limit, swap } = memoryAndSwap(res, host?.swapControl);
+  if (limit !== undefined) memory.limit = limit;
+  if (swap !== undefined) memory.swap = swap;
   if (Object.keys(memory).length) out.memory = memory;
   const hugepages = hugepageLimits(res.hugepageLimits, host?.hugepageSizes, warn);
   if (hugepages.length) out.hugepageLimits = hugepages;

@@ -4,15 +4,29 @@
 // pinns helper (assets/pinns/pinns.c) makes them: see sandbox/pod-namespaces.ts.
 // Release is umount (native addon, MNT_DETACH) plus unlink, and is idempotent;
 // a pin file a crash left without its mount is simply unlinked.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { MNT, umount2 } from '../native.js';
 import { mountedPaths } from '../snapshot/overlay-snapshotter.js';
 
+/**
+ * How mountinfo spells a pin: the kernel lists mount points by their real path, so a pin reached
+ * through a link (a state dir under /var/run, a link to /run) is listed under /run. The pin file
+ * itself is a mount point, never followed: only its directory is resolved.
+ */
+function mountSpelling(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
+}
+
 /** Unmounts and unlinks each pin; missing ones are fine. One mountinfo read per round, not per path. */
 export async function releasePins(paths: string[]): Promise<void> {
   // A path may be stacked with more than one mount after a crash mid-create; bounded.
-  let left = paths;
+  let left = paths.map(mountSpelling);
   for (let i = 0; i < 4 && left.length; i++) {
     const mounted = await mountedPaths();
     left = left.filter((p) => mounted.has(p));

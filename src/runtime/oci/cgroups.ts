@@ -7,6 +7,7 @@
 // steady-state call.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cgroupfsPathOf } from './systemd-cgroup.js';
 
 export type CgroupVersion = 1 | 2;
 
@@ -46,9 +47,9 @@ export class CgroupReader {
     this.version = version ?? detectCgroupVersion(root);
   }
 
-  /** Directory of a controller's files for a cgroupsPath (e.g. "/isulats/abc"). */
+  /** Directory of a controller's files for a cgroupsPath (e.g. "/isulats/abc", or systemd's "kubepods-pod1.slice:isulats:abc"). */
   dir(controller: string, cgroupsPath: string): string {
-    const rel = cgroupsPath.replace(/^\/+/, '');
+    const rel = cgroupfsPathOf(cgroupsPath).replace(/^\/+/, '');
     return this.version === 2 ? join(this.root, rel) : join(this.root, controller, rel);
   }
 

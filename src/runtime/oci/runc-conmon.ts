@@ -84,6 +84,12 @@ export class RuncConmonRuntime implements OciRuntime {
       ...(this.opts.runtimeArgs ?? []).flatMap((a) => ['--runtime-arg', a]),
       '--runtime-arg', '--root',
       '--runtime-arg', this.opts.runcRoot,
+      // runc runs on the container's stdio: its own log lines (the systemd driver's "skipping
+      // device" warnings) would land in the container's log. Its errors still go to stderr too,
+      // which conmon reports on a failed create.
+      '--runtime-arg', '--log-format=json',
+      '--runtime-arg', '--log',
+      '--runtime-arg', joinPath(o.bundle, 'runc.log'),
     ];
     if (this.opts.systemdCgroup) args.push('-s');
     if (o.tty) args.push('-t');

@@ -6,14 +6,36 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxRecord } from './sandbox-record.js';
+import { DEFAULT_SYSTEMD_SLICE, expandSlice, sliceNameProblem, sliceOf } from '../oci/systemd-cgroup.js';
 
-/** The cgroupfs path of a cgroup parent; systemd slices expand as systemd nests them (a-b-c.slice -> /a.slice/a-b.slice/a-b-c.slice). */
+/** Where cgroupfs pods without a cgroup_parent go. */
+export const DEFAULT_CGROUPFS_PARENT = '/isulats';
+
+/** The parent of pods without a cgroup_parent: the configured one, else the manager's default (systemd: system.slice, as CRI-O). */
+export function engineCgroupParent(configured: string | undefined, manager: 'cgroupfs' | 'systemd'): string {
+  return configured || (manager === 'systemd' ? DEFAULT_SYSTEMD_SLICE : DEFAULT_CGROUPFS_PARENT);
+}
+
+/**
+ * The parent a pod's record keeps: under systemd the slice a parent names (kubelet sends the path
+ * of slices, containerd and CRI-O take its base name), else the parent as given.
+ */
+export function podCgroupParent(parent: string, manager: 'cgroupfs' | 'systemd'): string {
+  return manager === 'systemd' ? sliceOf(parent) : parent;
+}
+
+/** Why the systemd manager cannot put a pod under `parent` (runc would say "invalid slice name"), or undefined. */
+export function cgroupParentProblem(parent: string, manager: 'cgroupfs' | 'systemd'): string | undefined {
+  if (manager !== 'systemd') return undefined;
+  const problem = sliceNameProblem(sliceOf(parent));
+  return problem && `cgroup parent "${parent}" is not a systemd slice (${problem}), which the systemd cgroup manager needs: e.g. kubepods-burstable-pod<uid>.slice or a path ending in one`;
+}
+
+/** The cgroupfs path of a cgroup parent; under systemd, the parent's slice expanded as systemd nests it (a-b-c.slice -> /a.slice/a-b.slice/a-b-c.slice). */
 export function podCgroupPath(parent: string, manager: 'cgroupfs' | 'systemd'): string {
-  if (manager !== 'systemd' || !parent.endsWith('.slice')) return parent;
-  const name = parent.slice(0, -'.slice'.length);
-  if (name === '-' || name === '') return '/';
-  const parts = name.split('-');
-  return `/${parts.map((_, i) => `${parts.slice(0, i + 1).join('-')}.slice`).join('/')}`;
+  if (manager !== 'systemd') return parent;
+  const slice = sliceOf(parent);
+  return slice.endsWith('.slice') ? expandSlice(slice) : parent;
 }
 
 /** Why `record` has no cgroup of its own to update, or undefined when it has one. */

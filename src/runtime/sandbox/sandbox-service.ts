@@ -27,7 +27,7 @@ import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { podCgroupResources } from '../container/cri-resources.js';
 import { checkResources } from '../container/resource-validation.js';
 import { CgroupWriteError } from '../oci/cgroup-writer.js';
-import { ensurePodCgroup, podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
+import { cgroupParentProblem, engineCgroupParent, ensurePodCgroup, podCgroupParent, podCgroupPath, sharedCgroupProblem } from './pod-cgroup.js';
 import { detectCgroupVersion } from '../oci/cgroups.js';
 import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
 import { podFilesDir, podRootOwner, podUserns, snapshotIdmap } from './pod-userns.js';
@@ -37,9 +37,6 @@ import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, 
 
 /** How often a stopped pod's record, refused by a full disk, is written again. */
 const STOPPED_WRITE_RETRY_MS = 5_000;
-
-/** Where pods without a cgroup parent of their own (and no engine setting) run. */
-const DEFAULT_CGROUP_PARENT = '/isulats';
 
 /** What the sandbox service needs from the container service. */
 export interface PodContainers {
@@ -125,6 +122,7 @@ export class SandboxService {
     checkResources(req.config?.linux?.overhead, 'config.linux.overhead', 'pod');
     checkResources(req.config?.linux?.resources, 'config.linux.resources', 'pod');
     checkPodSysctls(config.linux?.sysctls, namespaces);
+    this.checkCgroupParent(config.linux?.cgroupParent ?? '');
     const userns = podUserns(config, namespaces);
     if (userns && !supportsUserNamespaces(this.ctx.runtimes.entry(handler))) throw invalidArgument(`runtime handler "${handler}" does not support user namespaces`);
     if (userns) checkShareReachable(this.ctx.paths);
@@ -186,7 +184,7 @@ export class SandboxService {
   private newRecord(id: string, config: cri.PodSandboxConfigIn, hostname: string, runtimeHandler: string): SandboxRecord {
     const name = sandboxName(config.metadata!);
     const namespaces = sandboxNamespaceModes(config);
-    const parent = config.linux?.cgroupParent || this.ctx.options.cgroupParent || DEFAULT_CGROUP_PARENT;
+    const parent = podCgroupParent(config.linux?.cgroupParent || this.engineParent(), this.ctx.cgroupManager);
     return {
       id,
       name,
@@ -206,6 +204,22 @@ export class SandboxService {
       runtimeHandler,
       runtime: this.ctx.runtimes.entry(runtimeHandler).name,
     };
+  }
+
+  /** The parent of pods that name none. */
+  private engineParent(): string {
+    return engineCgroupParent(this.ctx.options.cgroupParent, this.ctx.cgroupManager);
+  }
+
+  /** Refuses, before anything is acquired, a parent runc would refuse at the pause's start. */
+  private checkCgroupParent(requested: string): void {
+    if (requested) {
+      const problem = cgroupParentProblem(requested, this.ctx.cgroupManager);
+      if (problem) throw invalidArgument(problem);
+      return;
+    }
+    const problem = cgroupParentProblem(this.engineParent(), this.ctx.cgroupManager);
+    if (problem) throw failedPrecondition(`the configured ${problem}`);
   }
 
   private async createRecord(record: SandboxRecord, undo: Undo): Promise<void> {
@@ -231,7 +245,9 @@ export class SandboxService {
 
   /** The pod's own cgroup parent, which runc would have made for a pause; best effort: the first container's runc makes it too. */
   private async ensurePodCgroup(record: SandboxRecord): Promise<void> {
-    if (!record.config.linux?.cgroupParent) return;
+    // Under systemd, slices are systemd's to make (runc asks it for the scope, and it makes the
+    // slices above); a directory made behind its back is one it neither tracks nor removes.
+    if (!record.config.linux?.cgroupParent || this.ctx.cgroupManager === 'systemd') return;
     const path = podCgroupPath(record.cgroupParent, this.ctx.cgroupManager);
     await ensurePodCgroup(path, detectCgroupVersion()).catch((error: Error) => this.ctx.warn(`pod ${record.id}: making cgroup ${path}: ${error.message}`));
   }
@@ -497,7 +513,7 @@ export class SandboxService {
       if ((await this.liveState(r)) !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${r.id} is not ready`);
     };
     await ready(record);
-    const shared = sharedCgroupProblem(record, await this.ctx.sandboxes.list(), this.ctx.options.cgroupParent || DEFAULT_CGROUP_PARENT);
+    const shared = sharedCgroupProblem(record, await this.ctx.sandboxes.list(), this.engineParent());
     if (shared) throw failedPrecondition(shared);
     // Values this host's cgroups cannot take are refused before plugins hear of the update.
     const path = podCgroupPath(record.cgroupParent, this.ctx.cgroupManager);
