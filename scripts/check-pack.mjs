@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 
 const needed = [
-  'dist/isulats.cjs', 'dist/isulats-daemon.cjs', 'dist/nri-sdk.js', 'dist/descriptors', 'dist/types/nri/sdk/index.d.ts',
+  'dist/isulats.cjs', 'dist/isulats-fast.cjs', 'dist/isulats-daemon.cjs', 'dist/nri-sdk.js', 'dist/descriptors', 'dist/types/nri/sdk/index.d.ts',
   'build/Release/isulats.node', 'build/pause/pause', 'build/pinns/pinns', 'build/ttyexec/ttyexec',
 ];
 const missing = needed.filter((f) => !existsSync(f));
