@@ -7,12 +7,9 @@
 //
 // CommonJS, so that a process started on this file never loads Node's ES
 // module loader (about 2 MB of RSS): `isulats daemon` re-executes itself on it
-// (src/daemon/process-tuning.ts). bin/isulats, the ES module npm links, loads it.
+// (src/daemon/process-tuning.ts). bin/isulats, the command npm links, loads it.
+// What only the full CLI needs (node:vm, node:module) is required in runFull.
 'use strict';
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
-const { Module, createRequire } = require('node:module');
-const { dirname, join } = require('node:path');
-const vm = require('node:vm');
 
 // The daemon after its re-exec runs its own bundle: its command line was parsed
 // before (src/daemon/run-daemon.ts), so it needs none of the CLI (oclif, the
@@ -43,6 +40,10 @@ if (fast) {
 }
 
 function runFull() {
+  const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+  const { Module, createRequire } = require('node:module');
+  const { dirname, join } = require('node:path');
+  const vm = require('node:vm');
   const file = join(__dirname, daemonRun ? '../dist/isulats-daemon.cjs' : '../dist/isulats.cjs');
   const cacheFile = `${file}.v8cache`;
   let cachedData;
