@@ -1,15 +1,18 @@
-// The fast path of the commonest read-only calls against a named unix socket:
-// `version`, `pods` and `ps` (table, -q, -a, --no-trunc). bin/isulats tries it
+// The fast path of the commonest read-only calls against a unix socket:
+// `version`, `pods` and `ps` (table, -q, -a, --no-trunc), on the socket named
+// (-r, CONTAINER_RUNTIME_ENDPOINT) or else the first known one that answers. bin/isulats tries it
 // before loading the full CLI bundle (1.5 MB: oclif's parser, grpc-js,
 // protobufjs), which costs a call about twice Node's own start. Anything this
 // does not handle exactly as the full CLI would (another flag, no endpoint
-// named, a config file to read, an error answer) is declined and the full CLI
+// named and a known socket that does not answer plainly, a config file to read,
+// an error answer) is declined and the full CLI
 // runs the call from the start: these verbs only read, so nothing is done twice.
 // Its output is checked against the full CLI's, byte for byte, by
 // test/integration/cli-fast-path.test.ts.
 import { existsSync } from 'node:fs';
 import type * as cri from '../api/cri.js';
 import { socketPath } from '../client/endpoint.js';
+import { knownEndpoints, probedNote } from '../client/known-endpoints.js';
 import { parseDuration } from '../cli/duration.js';
 import { containerStateText, matchesRegex, newestFirst, podNameFromLabels, podStateText, truncateId, truncateImage } from '../cli/filters.js';
 import { table } from '../cli/output/tabwriter.js';
@@ -27,7 +30,9 @@ export const FAST_DEFAULT_TIMEOUT_MS = 2000;
 
 interface FastCall {
   verb: Verb;
+  /** The named socket; empty: probe the known ones (`probe`), as the full CLI does. */
   socket: string;
+  probe: string[];
   timeoutMs: number;
   quiet: boolean;
   all: boolean;
@@ -60,8 +65,8 @@ export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | und
     else return undefined;
   }
   const verb = VERBS[argv[i++]];
-  if (!verb || !endpoint || env.CRI_CONFIG_FILE || existsSync(FAST_DEFAULT_CONFIG_PATH)) return undefined;
-  const call: FastCall = { verb, socket: '', timeoutMs: FAST_DEFAULT_TIMEOUT_MS, quiet: false, all: false, noTrunc: false };
+  if (!verb || env.CRI_CONFIG_FILE || existsSync(FAST_DEFAULT_CONFIG_PATH)) return undefined;
+  const call: FastCall = { verb, socket: '', probe: [], timeoutMs: FAST_DEFAULT_TIMEOUT_MS, quiet: false, all: false, noTrunc: false };
   for (; i < argv.length; i++) {
     const tok = argv[i];
     const long = LONG[verb][tok];
@@ -70,9 +75,13 @@ export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | und
     else return undefined;
   }
   try {
-    const path = socketPath(endpoint);
-    if (!path) return undefined;
-    call.socket = path;
+    if (endpoint) {
+      const path = socketPath(endpoint);
+      if (!path) return undefined;
+      call.socket = path;
+    } else {
+      call.probe = knownEndpoints(env).map((k) => k.endpoint);
+    }
     if (timeout !== undefined) {
       const ms = parseDuration(timeout);
       if (ms > 0) call.timeoutMs = ms;
@@ -83,24 +92,49 @@ export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | und
   return call;
 }
 
-/** Runs the call; the text to print, or undefined to hand the call to the full CLI. */
-export async function runFastCall(call: FastCall): Promise<string | undefined> {
+/** What a call prints: stdout, and the note on stderr when the socket was found by probing. */
+export interface FastOutput {
+  stdout: string;
+  stderr?: string;
+}
+
+/** Runs the call; its output, or undefined to hand the call to the full CLI. */
+export async function runFastCall(call: FastCall): Promise<FastOutput | undefined> {
   const service = '/runtime.v1.RuntimeService/';
-  const rpc = (method: string, message: Buffer) => unaryCall({ socket: call.socket, path: service + method, message, timeoutMs: call.timeoutMs });
+  const rpc = (socket: string, method: string, message: Buffer) => unaryCall({ socket, path: service + method, message, timeoutMs: call.timeoutMs });
+  let socket = call.socket;
+  let note: string | undefined;
+  let version: Buffer | undefined;
+  if (!socket) {
+    // The full CLI's probe, in its order: an absent socket file is passed over; the first present one
+    // must answer Version plainly, else the full CLI decides (a stale file, an error, v1alpha2 only).
+    for (const endpoint of call.probe) {
+      const path = socketPath(endpoint);
+      if (!path) return undefined;
+      if (!existsSync(path)) continue;
+      version = await rpc(path, 'Version', VERSION_REQUEST);
+      if (!version) return undefined;
+      socket = path;
+      note = `${probedNote(endpoint)}\n`;
+      break;
+    }
+    if (!socket) return undefined; // the embedded engine's turn
+  }
+  const out = (text: string | undefined) => (text === undefined ? undefined : { stdout: text, stderr: note });
   if (call.verb === 'version') {
-    const res = await rpc('Version', VERSION_REQUEST);
+    const res = version ?? (await rpc(socket, 'Version', VERSION_REQUEST));
     const v = res && decodeVersion(res);
     // crictl prints with Go's fmt.Println("Key: ", value): two spaces (src/commands/version.ts).
-    return v && `Version:  ${v.version}\nRuntimeName:  ${v.runtimeName}\nRuntimeVersion:  ${v.runtimeVersion}\nRuntimeApiVersion:  ${v.runtimeApiVersion}\n`;
+    return out(v && `Version:  ${v.version}\nRuntimeName:  ${v.runtimeName}\nRuntimeVersion:  ${v.runtimeVersion}\nRuntimeApiVersion:  ${v.runtimeApiVersion}\n`);
   }
   if (call.verb === 'pods') {
-    const res = await rpc('ListPodSandbox', LIST_PODS_REQUEST);
+    const res = await rpc(socket, 'ListPodSandbox', LIST_PODS_REQUEST);
     const items = res && decodePods(res);
-    return items && podsText(items, call);
+    return out(items && podsText(items, call));
   }
-  const res = await rpc('ListContainers', listContainersRequest(call.all));
+  const res = await rpc(socket, 'ListContainers', listContainersRequest(call.all));
   const containers = res && decodeContainers(res);
-  return containers && psText(containers, call);
+  return out(containers && psText(containers, call));
 }
 
 /** As src/commands/pods.ts renders a table or -q. */
@@ -144,10 +178,11 @@ function psText(containers: cri.Container[], call: FastCall): string {
 export function tryFast(argv: string[]): Promise<number | undefined> | undefined {
   const call = fastCall(argv, process.env);
   if (!call) return undefined;
-  return runFastCall(call).then((text) => {
-    if (text === undefined) return undefined;
+  return runFastCall(call).then((output) => {
+    if (output === undefined) return undefined;
+    if (output.stderr) process.stderr.write(output.stderr);
     // A reader that went away (| head -1) ends the call quietly, as crictl's does.
     process.stdout.on('error', () => process.exit(0));
-    return new Promise<number>((resolve) => process.stdout.write(text, () => resolve(0)));
+    return new Promise<number>((resolve) => process.stdout.write(output.stdout, () => resolve(0)));
   }, () => undefined);
 }

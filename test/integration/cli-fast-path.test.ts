@@ -97,6 +97,18 @@ describe('fast path', () => {
     expect(comparable(byDefault.stdout)).toEqual(comparable(viaFull.stdout));
   });
 
+  it('finds the known socket that answers as the full CLI does, and says so the same way', async () => {
+    const probeEnv = { ...cleanEnv, ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock'), ISULATS_KNOWN_ENDPOINTS: endpoint };
+    for (const args of [['version'], ['ps', '-a']]) {
+      const f = await runCli(args, { env: { ...probeEnv, ISULATS_FAST_PATH: 'require' } });
+      const g = await runCli(args, { env: { ...probeEnv, ISULATS_NO_FAST_PATH: '1' } });
+      expect(f.code).toBe(0);
+      expect(f.stderr).toBe(`isulats: using runtime endpoint ${endpoint}, the first known CRI socket that answered; set --runtime-endpoint (or runtime-endpoint in the config file) to choose\n`);
+      expect(f.stderr).toBe(g.stderr);
+      expect(sameAge(f.stdout)).toBe(sameAge(g.stdout));
+    }
+  });
+
   it('hands a socket nothing listens on to the full CLI, which reports it', async () => {
     const sock = `unix://${join(dir, 'none.sock')}`;
     const declined = await runCli(['-r', sock, 'version'], { env: { ...cleanEnv, ISULATS_FAST_PATH: 'require' } });

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Http2Server } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fastCall, FAST_DEFAULT_CONFIG_PATH, FAST_DEFAULT_TIMEOUT_MS } from '../../src/fast/fast-cli.js';
+import { fastCall, runFastCall, FAST_DEFAULT_CONFIG_PATH, FAST_DEFAULT_TIMEOUT_MS } from '../../src/fast/fast-cli.js';
+import { probedNote } from '../../src/client/known-endpoints.js';
 import { decodeContainers, decodePods, decodeVersion, listContainersRequest, LIST_PODS_REQUEST, VERSION_REQUEST } from '../../src/fast/cri-wire.js';
 import { hpackValues, unaryCall } from '../../src/fast/h2-unary.js';
 import { DEFAULT_CONFIG_PATH } from '../../src/client/config-file.js';
@@ -35,8 +36,12 @@ describe('which calls the fast path takes', () => {
     expect(fastCall(['-r', '/a.sock', 'ps'], { CONTAINER_RUNTIME_ENDPOINT: EP })).toMatchObject({ socket: '/a.sock' });
   });
 
+  it('probes the known sockets in the full CLI\'s order when no endpoint is named', () => {
+    expect(fastCall(['version'], { ISULATS_DAEMON_SOCKET: 'unix:///d.sock', ISULATS_KNOWN_ENDPOINTS: 'unix:///a.sock,unix:///b.sock' }))
+      .toMatchObject({ verb: 'version', socket: '', probe: ['unix:///d.sock', 'unix:///a.sock', 'unix:///b.sock'] });
+  });
+
   it.each([
-    [['version']], // no endpoint: the probe of known sockets is the full CLI's
     [['-r', 'tcp://127.0.0.1:1', 'version']],
     [['-r', 'embedded', 'pods']],
     [['-r', EP, 'version', '-o', 'json']],
@@ -168,6 +173,20 @@ describe('unary call over hand-made HTTP/2', () => {
   ])('returns nothing for anything but a plain success: %j', async (answer) => {
     const { sock } = await peer(answer);
     expect(await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/Version', message: VERSION_REQUEST, timeoutMs: 30_000 })).toBeUndefined();
+  });
+
+  it('probes like the full CLI: passes over absent sockets, uses the first that answers, declines on a stale one', async () => {
+    const version = Buffer.from('0a05302e312e3012026d65', 'hex'); // version "0.1.0", runtimeName "me"
+    const { sock } = await peer({ body: version, trailers: { 'grpc-status': '0' } });
+    const call = fastCall(['version'], { ISULATS_DAEMON_SOCKET: join(dir, 'absent.sock'), ISULATS_KNOWN_ENDPOINTS: `unix://${sock}` })!;
+    expect(await runFastCall(call)).toEqual({
+      stdout: 'Version:  0.1.0\nRuntimeName:  me\nRuntimeVersion:  \nRuntimeApiVersion:  \n',
+      stderr: `${probedNote(`unix://${sock}`)}\n`,
+    });
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'stale.sock'), '');
+    expect(await runFastCall(fastCall(['version'], { ISULATS_DAEMON_SOCKET: join(dir, 'stale.sock'), ISULATS_KNOWN_ENDPOINTS: `unix://${sock}` })!)).toBeUndefined();
+    expect(await runFastCall(fastCall(['ps'], { ISULATS_DAEMON_SOCKET: join(dir, 'absent.sock'), ISULATS_KNOWN_ENDPOINTS: '' })!)).toBeUndefined();
   });
 
   it('gives up at the deadline, and at once on a socket nothing listens on', async () => {
