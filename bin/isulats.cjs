@@ -17,7 +17,7 @@
 const daemonRun = process.env.ISULATS_DAEMON_RUN !== undefined && process.argv.includes('daemon');
 const argv = process.argv.slice(2);
 
-// `version`, `pods` and `ps` against a named socket first try a small bundle of
+// `version`, `pods` and `ps` against a remote socket first try a small bundle of
 // their own (src/fast/fast-cli.ts) that costs about what `node -e 0` does; it
 // declines anything it does not handle exactly as the full CLI, which then runs.
 // ISULATS_NO_FAST_PATH=1 always runs the full CLI; ISULATS_FAST_PATH=require makes
