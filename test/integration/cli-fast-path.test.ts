@@ -18,8 +18,11 @@ let podId = '';
 const cleanEnv = { CONTAINER_RUNTIME_ENDPOINT: '', CRI_CONFIG_FILE: '' };
 const fast = (args: string[]): Promise<CliResult> => runCli(['-r', endpoint, ...args], { env: { ...cleanEnv, ISULATS_FAST_PATH: 'require' } });
 const full = (args: string[]): Promise<CliResult> => runCli(['-r', endpoint, ...args], { env: { ...cleanEnv, ISULATS_NO_FAST_PATH: '1' } });
-/** The CREATED column is relative to now: two calls may straddle a second. */
-const sameAge = (s: string) => s.replace(/\b(\d+|About an?) (second|minute|hour)s? ago\b/g, '<age> ago');
+/**
+ * The CREATED column is relative to now: two calls may straddle a second, and a wider age
+ * re-pads the whole table (both paths pad with the same tabwriter), so cell gaps count as one.
+ */
+const sameAge = (s: string) => s.replace(/\b(\d+|About an?) (second|minute|hour)s? ago\b/g, '<age> ago').replace(/ {2,}/g, ' | ');
 /** JSON compared as data: the runtime's maps (labels) come in any order. */
 const comparable = (s: string): unknown => (s.startsWith('{') ? JSON.parse(s) : sameAge(s));
 
