@@ -9,6 +9,8 @@
 # - Debian's dynamic busybox, for the images the suite pulls (test/rig/critest-images.ts): its
 #   shell looks commands up in PATH, where busybox-static runs its applets in-process. Unpacked
 #   under $ISULATS_CRITEST_BUSYBOX_DIR, not installed (the package conflicts with busybox-static).
+# - crictl v1.34.0 from the same tarball, into $ISULATS_CRITEST_DIR/crictl-<same hash>: the
+#   reference client of the CLI start-up bench (bench/cli/run.mjs), not needed by any test.
 # A release whose tarball is missing is skipped (so is its test), with a line saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -92,6 +94,38 @@ build_release() {
   binary=$out
 }
 
+# crictl of the newest release, for the start-up bench (a plain `go build` of cmd/crictl).
+build_crictl() {
+  local version=$1 module=$2 tarball out src start
+  tarball=$(tarball "$version")
+  out="$CACHE/crictl-$(sha256sum "$tarball" | cut -c1-16)"
+  if [[ -x $out ]]; then
+    log "up to date: crictl v$version $out"
+    return 0
+  fi
+  [[ -x $GOROOT/bin/go ]] || return 1
+  work=$(mktemp -d "$CACHE/src.XXXXXX")
+  start=$SECONDS
+  tar -xzf "$tarball" -C "$work"
+  src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
+  if ! (cd "$src" && env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" GOROOT="$GOROOT" \
+    GOCACHE="$CACHE/gocache" GOPATH="$CACHE/gopath" GOFLAGS=-mod=vendor GOPROXY=off \
+    GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
+    go build -trimpath -o "$work/crictl" \
+      -ldflags "-X $module/pkg/version.Version=$version" ./cmd/crictl); then
+    return 1
+  fi
+  mv "$work/crictl" "$out"
+  rm -rf "$work"
+  work=
+  log "built crictl v$version $out in $((SECONDS - start)) s"
+}
+
+if [[ ${1:-} == --crictl-only ]]; then
+  build_crictl ${RELEASES[0]}
+  exit
+fi
+
 built=()
 for release in "${RELEASES[@]}"; do
   version=${release%% *}
@@ -109,3 +143,6 @@ for old in "$CACHE"/critest-*; do
   for b in "${built[@]}"; do [[ $old == "$b" ]] && keep=1; done
   ((keep)) || rm -f "$old"
 done
+if [[ -f $(tarball "${RELEASES[0]%% *}") ]]; then
+  build_crictl ${RELEASES[0]} || log "crictl did not build (only the start-up bench uses it)"
+fi

@@ -53,6 +53,15 @@ await build({
   define: { 'import.meta.url': '__isulatsUrl' },
   banner: { js: "const __isulatsUrl=require('node:url').pathToFileURL(__filename).href;" },
 });
+// The fast path of `version`, `pods` and `ps` (src/fast/fast-cli.ts): a few kB that bin/isulats
+// loads before the full bundle; it must import nothing heavy (checked by test/unit/fast-path-bundle.test.ts).
+await build({
+  ...common,
+  entryPoints: { 'isulats-fast': 'src/fast/fast-cli.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  metafile: false,
+});
 if (existsSync('src/nri/sdk/index.ts')) {
   await build({
     ...common,

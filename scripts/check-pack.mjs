@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { SHIPPED_HELPERS } from './lib/shipped-helpers.mjs';
 
 const needed = [
-  'dist/isulats.cjs', 'dist/isulats-daemon.cjs', 'dist/nri-sdk.js', 'dist/descriptors', 'dist/types/nri/sdk/index.d.ts',
+  'dist/isulats.cjs', 'dist/isulats-fast.cjs', 'dist/isulats-daemon.cjs', 'dist/nri-sdk.js', 'dist/descriptors', 'dist/types/nri/sdk/index.d.ts',
   ...SHIPPED_HELPERS,
 ];
 const missing = needed.filter((f) => !existsSync(f));

@@ -1,21 +1,25 @@
 #!/usr/bin/env node
-// Start-up benchmark of whole CLI calls: the median wall time of `isulats
-// version` and `isulats pods` against one CRI endpoint, as the npm install runs
-// them (node bin/isulats) and as the single executable does (scripts/build-sea.mjs,
-// built into a temp dir first), next to `node -e 0` (the floor of any Node.js CLI),
-// crictl when it is installed, and else our Go CRI client on the Kubernetes
-// libraries (test/go-cri-client), one Go process per call as crictl is.
+// Start-up benchmark of whole CLI calls: per-call CPU (user + system, from
+// wait4) and peak RSS (ru_maxrss, the child's VmHWM) of `isulats version`,
+// `pods`, `ps` and `inspect` against one CRI endpoint, as the npm install runs
+// them (node bin/isulats) and, with BENCH_SEA=1, as the single executable does
+// (scripts/build-sea.mjs, built into a temp dir first), beside `node -e 0` (the
+// floor of any Node.js CLI) and crictl 1.34 (scripts/build-critest.sh builds it
+// into /var/cache/isulats/critest; else crictl on PATH). Runs are interleaved
+// (one of each command per round), so load that comes and goes hits them all
+// alike; medians and ratios to `node -e 0` are printed.
 //
-//   node bench/cli/run.mjs [RUNS]          (default 30 runs per command)
+//   node bench/cli/run.mjs [RUNS]          (default 30 rounds)
+//   BENCH_BUSY=2 ...   a second pass with 2 busy-loop processes beside (loaded figures)
 //   ISULATS_BENCH_ENDPOINT=unix:///run/containerd/containerd.sock node bench/cli/run.mjs
-//   BENCH_SEA=0 leaves the single executable out.
+//   BENCH_CONTAINERD=/var/cache/isulats/containerd-trixie/usr/bin/containerd (the rig-like 1.7)
 //
 // Without ISULATS_BENCH_ENDPOINT it starts a private containerd (no CNI, no
 // pods) under a temp dir, like the test rig does, and stops it at the end.
-// Uses hyperfine when present (-N: no shell in between), else its own loop.
+// bench/cli/rusage.py runs the calls, so its own start-up is in no figure.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +28,9 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const RUNS = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 30);
 const NODE = process.execPath;
 const BIN = join(ROOT, 'bin/isulats');
+const CONTAINERD = process.env.BENCH_CONTAINERD ?? 'containerd';
+/** An ID no runtime has: `inspect` of it costs a whole call and answers "not found" (exit 1). */
+const MISSING_ID = 'f'.repeat(64);
 
 function which(cmd) {
   const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
@@ -59,7 +66,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
   path = "${dir}/opt"
 `;
   writeFileSync(join(dir, 'config.toml'), config);
-  const child = spawn('containerd', ['--config', join(dir, 'config.toml')], { stdio: ['ignore', 'ignore', 'ignore'], detached: false });
+  const child = spawn(CONTAINERD, ['--config', join(dir, 'config.toml')], { stdio: ['ignore', 'ignore', 'ignore'], detached: false });
   const endpoint = `unix://${sock}`;
   const stop = async () => {
     if (child.exitCode === null) {
@@ -79,81 +86,89 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
   throw new Error('containerd did not come up');
 }
 
-function hyperfine(commands) {
-  const out = join(mkdtempSync(join(tmpdir(), 'ist-hf-')), 'r.json');
-  const args = ['-N', '--warmup', '3', '--runs', String(RUNS), '--export-json', out, '--style', 'none', ...commands.map((c) => c.argv.join(' '))];
-  const r = spawnSync('hyperfine', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`hyperfine failed: ${r.stderr}`);
-  const results = JSON.parse(readFileSync(out, 'utf8')).results;
-  rmSync(join(out, '..'), { recursive: true, force: true });
-  return results.map((res) => ({ median: res.median * 1000, min: res.min * 1000, max: res.max * 1000, cpu: (res.user + res.system) * 1000 }));
+/** One interleaved pass: RUNS rounds of every command through rusage.py; per command the medians. */
+function measure(commands) {
+  const lines = [];
+  for (let i = 0; i < RUNS + 2; i++) for (const c of commands) lines.push(JSON.stringify(c.argv));
+  const r = spawnSync('python3', [join(ROOT, 'bench/cli/rusage.py')], { input: `${lines.join('\n')}\n`, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`rusage.py failed: ${r.stderr}`);
+  const all = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  return commands.map((c, k) => {
+    // The first two rounds warm caches (page cache, V8 code cache) and are left out.
+    const runs = all.filter((_, i) => i % commands.length === k).slice(2);
+    const bad = runs.find((x) => x.code !== (c.code ?? 0));
+    if (bad) throw new Error(`${c.name} exited ${bad.code}`);
+    return { cpu: median(runs.map((x) => x.cpu)), rss: median(runs.map((x) => x.rss)), wall: median(runs.map((x) => x.wall)) };
+  });
 }
 
-function ownLoop(commands) {
-  return commands.map((c) => {
-    for (let i = 0; i < 3; i++) spawnSync(c.argv[0], c.argv.slice(1), { stdio: 'ignore' });
-    const times = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t0 = process.hrtime.bigint();
-      const r = spawnSync(c.argv[0], c.argv.slice(1), { stdio: 'ignore' });
-      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      if (r.status !== 0) throw new Error(`${c.argv.join(' ')} exited ${r.status}`);
-    }
-    times.sort((a, b) => a - b);
-    const mid = Math.floor(times.length / 2);
-    const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
-    return { median, min: times[0], max: times[times.length - 1], cpu: undefined };
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Busy loops at the default nice level, one per CPU asked for: a loaded node. */
+function busyLoops(n) {
+  const kids = Array.from({ length: n }, () => spawn(NODE, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  return () => kids.forEach((k) => k.kill('SIGKILL'));
+}
+
+function report(title, commands, results) {
+  const floor = results[0];
+  console.log(`\n${title}`);
+  console.log('| command | CPU ms | × node CPU | peak RSS MiB | × node RSS | wall ms |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  commands.forEach((c, i) => {
+    const r = results[i];
+    console.log(`| ${c.name} | ${r.cpu.toFixed(1)} | ${(r.cpu / floor.cpu).toFixed(2)} | ${(r.rss / 1024).toFixed(1)} | ${(r.rss / floor.rss).toFixed(2)} | ${r.wall.toFixed(0)} |`);
   });
 }
 
 async function main() {
   if (!existsSync(join(ROOT, 'dist/isulats.cjs'))) spawnSync(NODE, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  const sea = process.env.BENCH_SEA === '0' ? undefined : buildSea();
-  const goClient = goCriClient();
+  const sea = process.env.BENCH_SEA === '1' ? buildSea() : undefined;
+  const crictl = crictlBinary();
   let endpoint = process.env.ISULATS_BENCH_ENDPOINT;
   let stop = async () => undefined;
   if (!endpoint) ({ endpoint, stop } = await startContainerd());
+  const stopBusy = [];
   try {
-    const commands = [
-      { name: 'node -e 0', argv: [NODE, '-e', '0'] },
-      { name: 'isulats version', argv: [NODE, BIN, '-r', endpoint, 'version'] },
-      { name: 'isulats pods', argv: [NODE, BIN, '-r', endpoint, 'pods'] },
-    ];
-    if (sea) {
-      commands.push({ name: 'one-file version', argv: [sea.exe, '-r', endpoint, 'version'] });
-      commands.push({ name: 'one-file pods', argv: [sea.exe, '-r', endpoint, 'pods'] });
+    const verbs = [['version'], ['pods'], ['ps'], ['inspect', MISSING_ID]];
+    const commands = [{ name: '`node -e 0`', argv: [NODE, '-e', '0'] }];
+    for (const v of verbs) {
+      const code = v[0] === 'inspect' ? 1 : 0;
+      commands.push({ name: `isulats ${v[0]}`, argv: [NODE, BIN, '-r', endpoint, ...v], code });
+      if (sea) commands.push({ name: `one-file ${v[0]}`, argv: [sea.exe, '-r', endpoint, ...v], code });
+      if (crictl) commands.push({ name: `crictl ${v[0]}`, argv: [crictl, '-r', endpoint, ...v], code });
     }
-    const crictl = which('crictl');
-    if (crictl) {
-      commands.push({ name: 'crictl version', argv: [crictl, '-r', endpoint, 'version'] });
-      commands.push({ name: 'crictl pods', argv: [crictl, '-r', endpoint, 'pods'] });
-    } else if (goClient) {
-      commands.push({ name: 'go client version', argv: [goClient, '-endpoint', endpoint, 'version'] });
-      commands.push({ name: 'go client pods', argv: [goClient, '-endpoint', endpoint, 'list'] });
+    console.log(`CLI start-up, ${RUNS} interleaved rounds, endpoint ${endpoint}${crictl ? `, crictl ${crictl}` : ', no crictl (run scripts/build-critest.sh)'}`);
+    console.log('inspect asks for an ID the runtime does not have: a whole call that answers "not found" (exit 1).');
+    report('idle', commands, measure(commands));
+    const busy = Number(process.env.BENCH_BUSY ?? 0);
+    if (busy > 0) {
+      stopBusy.push(busyLoops(busy));
+      await sleep(500);
+      report(`loaded: ${busy} busy-loop processes beside`, commands, measure(commands));
     }
-    for (const c of commands) {
-      const r = spawnSync(c.argv[0], c.argv.slice(1), { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`${c.name} fails: ${r.stderr.trim()}`);
-    }
-    const tool = which('hyperfine') ? 'hyperfine' : 'own timing loop';
-    const results = tool === 'hyperfine' ? hyperfine(commands) : ownLoop(commands);
-    const floor = results[0].median;
-    console.log(`CLI start-up, ${RUNS} runs each (${tool}), endpoint ${endpoint}`);
-    // CPU time (user + system, mean) is steadier than wall time on a busy machine.
-    console.log(`${'command'.padEnd(18)}${'median ms'.padStart(11)}${'min ms'.padStart(9)}${'max ms'.padStart(9)}${'x node'.padStart(9)}${'cpu ms'.padStart(9)}${'cpu x'.padStart(8)}`);
-    commands.forEach((c, i) => {
-      const r = results[i];
-      const cpu = r.cpu === undefined ? '-'.padStart(9) + '-'.padStart(8) : `${r.cpu.toFixed(1).padStart(9)}${(r.cpu / results[0].cpu).toFixed(2).padStart(8)}`;
-      console.log(`${c.name.padEnd(18)}${r.median.toFixed(1).padStart(11)}${r.min.toFixed(1).padStart(9)}${r.max.toFixed(1).padStart(9)}${(r.median / floor).toFixed(2).padStart(9)}${cpu}`);
-    });
-    if (!crictl) console.log(`crictl: not installed${goClient ? '; the Go client (k8s.io/cri-api, grpc-go, one process per call) stands in' : ''}`);
-    if (sea) console.log(`single executable: ${(statSync(sea.exe).size / 1024 / 1024).toFixed(1)} MiB; npm package (tarball): ${packSize()}`);
-    const ratio = results[1].median / floor;
-    console.log(`ratio version/node: ${ratio.toFixed(2)} (target <= 2.5, stretch <= 2.0)`);
+    if (sea) console.log(`\nsingle executable: ${(statSync(sea.exe).size / 1024 / 1024).toFixed(1)} MiB; npm package (tarball): ${packSize()}`);
   } finally {
+    stopBusy.forEach((f) => f());
     await stop();
     if (sea) rmSync(sea.dir, { recursive: true, force: true });
   }
+}
+
+/** crictl 1.34 as scripts/build-critest.sh builds it, else one on PATH. */
+function crictlBinary() {
+  const dir = process.env.ISULATS_CRITEST_DIR ?? '/var/cache/isulats/critest';
+  const tarball = join(ROOT, '../shared/cri-tools/cri-tools-1.34.0-critest.tar.gz');
+  if (existsSync(tarball)) {
+    const built = join(dir, `crictl-${createHash('sha256').update(readFileSync(tarball)).digest('hex').slice(0, 16)}`);
+    if (existsSync(built)) return built;
+  }
+  const any = existsSync(dir) ? readdirSync(dir).find((f) => f.startsWith('crictl-')) : undefined;
+  return any ? join(dir, any) : which('crictl');
 }
 
 /** The single executable, built into a temp dir (its files go under that dir too). */
@@ -165,13 +180,6 @@ function buildSea() {
   mkdirSync(join(dir, 'run'), { mode: 0o700 });
   process.env.XDG_RUNTIME_DIR = join(dir, 'run'); // inherited by every timed call
   return { dir, exe };
-}
-
-/** test/go-cri-client's binary for the current source, when scripts/setup.sh built it. */
-function goCriClient() {
-  const hash = createHash('sha256').update(readFileSync(join(ROOT, 'test/go-cri-client/main.go'))).digest('hex').slice(0, 16);
-  const bin = join(process.env.ISULATS_GO_TRIXIE_DIR ?? '/var/cache/isulats/go-trixie', 'bin', `go-cri-client-${hash}`);
-  return existsSync(bin) ? bin : undefined;
 }
 
 /** What `npm pack` would write, without writing it. */

@@ -14,6 +14,8 @@ export interface GlobalOptions {
   root?: string;
   state?: string;
   registryConfigDir?: string;
+  /** --embedded: the in-process engine, whatever sockets answer. */
+  embedded?: boolean;
 }
 
 export interface CommandContext {
@@ -75,6 +77,7 @@ export function makeContext(
     root: f.root,
     state: f['engine-state'],
     registryConfigDir: f['registry-config-dir'],
+    embedded: Boolean(f.embedded),
   };
   const debug = (msg: string) => {
     if (globals.debug) process.stderr.write(`DEBU ${msg}\n`);
@@ -93,16 +96,22 @@ export function makeContext(
   const backend = () => {
     backendCache ??= (async () => {
       const cfg = await config();
-      const { chooseBackend, openBackend } = await import('../client/resolve.js');
+      const [{ chooseBackend, choiceNote, openBackend }, { isReadOnlyVerb }] = await Promise.all([import('../client/resolve.js'), import('./read-only-verbs.js')]);
       const choice = await chooseBackend({
         runtimeEndpointFlag: globals.runtimeEndpoint,
         imageEndpointFlag: globals.imageEndpoint,
+        embeddedFlag: globals.embedded,
         config: cfg,
         root: globals.root,
         state: globals.state,
+        probeTimeoutMs: globals.timeoutMs,
       });
+      for (const t of choice.tried ?? []) debug(`probe ${t.endpoint}: ${t.reason}`);
       debug(`backend: ${choice.source}${choice.runtimeEndpoint ? ` ${choice.runtimeEndpoint}` : ''}`);
-      return openBackend(choice, { timeoutMs: globals.timeoutMs, root: globals.root, state: globals.state, registryConfigDir: globals.registryConfigDir, debug });
+      const readOnly = isReadOnlyVerb(id);
+      const note = choiceNote(choice, !readOnly);
+      if (note) process.stderr.write(`${note}\n`);
+      return openBackend(choice, { timeoutMs: globals.timeoutMs, root: globals.root, state: globals.state, registryConfigDir: globals.registryConfigDir, debug, readOnly });
     })();
     return backendCache;
   };

@@ -16,11 +16,12 @@ interface GlobalFlagSpec {
 }
 
 export const GLOBAL_FLAGS: GlobalFlagSpec[] = [
-  { name: 'runtime-endpoint', char: 'r', takesValue: true, description: 'Endpoint of the CRI runtime service (unix:///path or tcp://host:port)' },
+  { name: 'runtime-endpoint', char: 'r', takesValue: true, description: 'Endpoint of the CRI runtime service (unix:///path, tcp://host:port, or embedded); default: the first known CRI socket that answers, else the embedded engine' },
   { name: 'image-endpoint', char: 'i', takesValue: true, description: 'Endpoint of the CRI image service (defaults to the runtime endpoint)' },
   { name: 'global-timeout', char: 't', aliases: ['timeout'], takesValue: true, description: 'Timeout of each connection and RPC, e.g. 2s, 500ms (default 2s); before the command where the command has its own --timeout' },
   { name: 'debug', char: 'D', takesValue: false, description: 'Enable debug output' },
   { name: 'config', char: 'c', takesValue: true, description: 'Client config file (default /etc/isulats/isulats.yaml, or $CRI_CONFIG_FILE)' },
+  { name: 'embedded', takesValue: false, description: 'Use the embedded engine (in this process), not a CRI socket; also -r embedded' },
   { name: 'root', takesValue: true, description: 'Embedded engine root directory (default /var/lib/isulats)' },
   { name: 'engine-state', aliases: ['state'], takesValue: true, description: 'Embedded engine state directory (default /run/isulats); before the command where the command has its own --state' },
   { name: 'registry-config-dir', takesValue: true, description: "Directory of per-registry hosts.toml files (containerd's format)" },

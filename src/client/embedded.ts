@@ -1,5 +1,6 @@
 // The embedded backend: the engine in this process, behind the same interface
 // as a remote runtime. Exec and attach run in-process (no streaming URL).
+import { existsSync } from 'node:fs';
 import type * as cri from '../api/cri.js';
 import type { BackendOptions, CriBackend, IsulatsExtras, StreamIO } from './backend.js';
 import type { Engine } from '../runtime/engine.js';
@@ -22,12 +23,17 @@ const CRI_METHODS = [
  * /etc/isulats/daemon.json; missing means defaults), with --root, --state and
  * --registry-config-dir on top. The daemon passes its resolved config instead.
  */
-export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?: DaemonConfig; engineLog?: EngineLog }): Promise<CriBackend> {
+export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?: DaemonConfig; engineLog?: EngineLog; readOnly?: boolean }): Promise<CriBackend> {
   if (process.getuid?.() !== 0) {
     const { failedPrecondition } = await import('../runtime/errors.js');
     throw failedPrecondition('the embedded engine needs root (it runs runc, mounts overlays and sets up networks); run as root or point --runtime-endpoint at a CRI socket');
   }
   const cfg = opts.daemonConfig ?? (await cliEngineConfig(opts));
+  // A read-only verb on a node where the engine never ran must not create its trees.
+  if (opts.readOnly && !existsSync(cfg.root)) {
+    const [{ statelessEmbeddedBackend }, { ENGINE_VERSION }] = await Promise.all([import('./stateless-backend.js'), import('../runtime/engine.js')]);
+    return statelessEmbeddedBackend(cfg.root, ENGINE_VERSION);
+  }
   const { Engine } = await import('../runtime/engine.js');
   // The daemon passes its config: its engine owns the long-lived NRI (socket included).
   const log = opts.engineLog ?? { warn: (m: string) => opts.debug?.(`warning: ${m}`), info: () => undefined };

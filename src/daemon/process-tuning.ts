@@ -16,9 +16,8 @@
 // - --v8-pool-size=1: one V8 worker thread is enough on a node's spare cores;
 // - MALLOC_ARENA_MAX=2: glibc gives threads that malloc (libuv's pool, V8's
 //   workers) arenas of their own, ~20 MB of RSS mostly left idle.
-// - bin/isulats.cjs in place of bin/isulats (the ES module npm links, which only
-//   loads it): a process started on an ES module loads Node's ES module loader,
-//   about 2 MB of RSS the daemon never uses.
+// - bin/isulats.cjs in place of bin/isulats (the command npm links, which only
+//   loads it): the loader the daemon's argv names, whatever npm linked.
 // - the parsed command line in ISULATS_DAEMON_RUN (run-daemon.ts), when the script is
 //   bin/isulats.cjs: it then loads the daemon's own bundle, without the CLI (oclif, the
 //   other commands).

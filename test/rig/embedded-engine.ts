@@ -18,7 +18,7 @@ export interface EmbeddedEngineDir {
 
 /** The environment that keeps a CLI call on this dir's engine: its CNI conf, no daemon, no endpoint. */
 export function embeddedEnv(dir: string): Record<string, string> {
-  return { ISULATS_CNI_CONF_DIR: join(dir, 'cni'), ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock') };
+  return { ISULATS_CNI_CONF_DIR: join(dir, 'cni'), ISULATS_DAEMON_CONFIG: '', CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock'), ISULATS_KNOWN_ENDPOINTS: '' };
 }
 
 export async function prepareEmbeddedEngine(prefix: string): Promise<EmbeddedEngineDir> {

@@ -1,0 +1,188 @@
+// The fast path of the commonest read-only calls against a unix socket:
+// `version`, `pods` and `ps` (table, -q, -a, --no-trunc), on the socket named
+// (-r, CONTAINER_RUNTIME_ENDPOINT) or else the first known one that answers. bin/isulats tries it
+// before loading the full CLI bundle (1.5 MB: oclif's parser, grpc-js,
+// protobufjs), which costs a call about twice Node's own start. Anything this
+// does not handle exactly as the full CLI would (another flag, no endpoint
+// named and a known socket that does not answer plainly, a config file to read,
+// an error answer) is declined and the full CLI
+// runs the call from the start: these verbs only read, so nothing is done twice.
+// Its output is checked against the full CLI's, byte for byte, by
+// test/integration/cli-fast-path.test.ts.
+import { existsSync } from 'node:fs';
+import type * as cri from '../api/cri.js';
+import { socketPath } from '../client/endpoint.js';
+import { knownEndpoints, probedNote } from '../client/known-endpoints.js';
+import { parseDuration } from '../cli/duration.js';
+import { containerStateText, matchesRegex, newestFirst, podNameFromLabels, podStateText, truncateId, truncateImage } from '../cli/filters.js';
+import { table } from '../cli/output/tabwriter.js';
+import { ago } from '../cli/output/units.js';
+import { decodeContainers, decodePods, decodeVersion, LIST_PODS_REQUEST, listContainersRequest, VERSION_REQUEST } from './cri-wire.js';
+import { unaryCall } from './h2-unary.js';
+
+type Verb = 'version' | 'pods' | 'ps';
+
+// The full CLI's defaults (src/client/config-file.ts, src/cli/context.ts), repeated here because
+// importing those modules would bring their lazy imports (yaml, grpc-js, the engine) into this
+// bundle; test/unit/fast-path.test.ts checks they agree.
+export const FAST_DEFAULT_CONFIG_PATH = '/etc/isulats/isulats.yaml';
+export const FAST_DEFAULT_TIMEOUT_MS = 2000;
+
+interface FastCall {
+  verb: Verb;
+  /** The named socket; empty: probe the known ones (`probe`), as the full CLI does. */
+  socket: string;
+  probe: string[];
+  timeoutMs: number;
+  quiet: boolean;
+  all: boolean;
+  noTrunc: boolean;
+}
+
+const VERBS: Record<string, Verb> = { version: 'version', pods: 'pods', pod: 'pods', ps: 'ps', container: 'ps', containers: 'ps' };
+/** Each verb's flags the fast path takes (long name → field); short ones may be grouped (-aq). */
+const LONG: Record<Verb, Record<string, 'quiet' | 'all' | 'noTrunc'>> = {
+  version: {},
+  pods: { '--quiet': 'quiet', '--no-trunc': 'noTrunc' },
+  ps: { '--quiet': 'quiet', '--all': 'all', '--no-trunc': 'noTrunc' },
+};
+const SHORT: Record<Verb, Record<string, 'quiet' | 'all'>> = { version: {}, pods: { q: 'quiet' }, ps: { q: 'quiet', a: 'all' } };
+
+/** The call, when argv and the environment are within what the fast path handles. */
+export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | undefined {
+  let endpoint = env.CONTAINER_RUNTIME_ENDPOINT || undefined;
+  let timeout: string | undefined;
+  let i = 0;
+  // Global flags before the verb: only -r/--runtime-endpoint and -t/--timeout.
+  for (; i < argv.length && argv[i].startsWith('-'); i++) {
+    const tok = argv[i];
+    const eq = tok.indexOf('=');
+    const name = eq > 0 ? tok.slice(0, eq) : tok;
+    const value = eq > 0 ? tok.slice(eq + 1) : argv[++i];
+    if (value === undefined) return undefined;
+    if (name === '-r' || name === '--runtime-endpoint') endpoint = value;
+    else if (name === '-t' || name === '--timeout') timeout = value;
+    else return undefined;
+  }
+  const verb = VERBS[argv[i++]];
+  if (!verb || env.CRI_CONFIG_FILE || existsSync(FAST_DEFAULT_CONFIG_PATH)) return undefined;
+  const call: FastCall = { verb, socket: '', probe: [], timeoutMs: FAST_DEFAULT_TIMEOUT_MS, quiet: false, all: false, noTrunc: false };
+  for (; i < argv.length; i++) {
+    const tok = argv[i];
+    const long = LONG[verb][tok];
+    if (long) call[long] = true;
+    else if (/^-[a-z]+$/.test(tok) && [...tok.slice(1)].every((c) => SHORT[verb][c])) for (const c of tok.slice(1)) call[SHORT[verb][c]] = true;
+    else return undefined;
+  }
+  try {
+    if (endpoint) {
+      const path = socketPath(endpoint);
+      if (!path) return undefined;
+      call.socket = path;
+    } else {
+      call.probe = knownEndpoints(env).map((k) => k.endpoint);
+    }
+    if (timeout !== undefined) {
+      const ms = parseDuration(timeout);
+      if (ms > 0) call.timeoutMs = ms;
+    }
+  } catch {
+    return undefined;
+  }
+  return call;
+}
+
+/** What a call prints: stdout, and the note on stderr when the socket was found by probing. */
+export interface FastOutput {
+  stdout: string;
+  stderr?: string;
+}
+
+/** Runs the call; its output, or undefined to hand the call to the full CLI. */
+export async function runFastCall(call: FastCall): Promise<FastOutput | undefined> {
+  const service = '/runtime.v1.RuntimeService/';
+  const rpc = (socket: string, method: string, message: Buffer) => unaryCall({ socket, path: service + method, message, timeoutMs: call.timeoutMs });
+  let socket = call.socket;
+  let note: string | undefined;
+  let version: Buffer | undefined;
+  if (!socket) {
+    // The full CLI's probe, in its order: an absent socket file is passed over; the first present one
+    // must answer Version plainly, else the full CLI decides (a stale file, an error, v1alpha2 only).
+    for (const endpoint of call.probe) {
+      const path = socketPath(endpoint);
+      if (!path) return undefined;
+      if (!existsSync(path)) continue;
+      version = await rpc(path, 'Version', VERSION_REQUEST);
+      if (!version) return undefined;
+      socket = path;
+      note = `${probedNote(endpoint)}\n`;
+      break;
+    }
+    if (!socket) return undefined; // the embedded engine's turn
+  }
+  const out = (text: string | undefined) => (text === undefined ? undefined : { stdout: text, stderr: note });
+  if (call.verb === 'version') {
+    const res = version ?? (await rpc(socket, 'Version', VERSION_REQUEST));
+    const v = res && decodeVersion(res);
+    // crictl prints with Go's fmt.Println("Key: ", value): two spaces (src/commands/version.ts).
+    return out(v && `Version:  ${v.version}\nRuntimeName:  ${v.runtimeName}\nRuntimeVersion:  ${v.runtimeVersion}\nRuntimeApiVersion:  ${v.runtimeApiVersion}\n`);
+  }
+  if (call.verb === 'pods') {
+    const res = await rpc(socket, 'ListPodSandbox', LIST_PODS_REQUEST);
+    const items = res && decodePods(res);
+    return out(items && podsText(items, call));
+  }
+  const res = await rpc(socket, 'ListContainers', listContainersRequest(call.all));
+  const containers = res && decodeContainers(res);
+  return out(containers && psText(containers, call));
+}
+
+/** As src/commands/pods.ts renders a table or -q. */
+function podsText(items: cri.PodSandbox[], call: FastCall): string {
+  const pods = newestFirst(items.filter((p) => p.metadata && matchesRegex(undefined, p.metadata.name)), {});
+  if (call.quiet) return pods.map((p) => `${p.id}\n`).join('');
+  const rows = pods.map((p) => [
+    call.noTrunc ? p.id : truncateId(p.id),
+    ago(p.createdAt),
+    podStateText(p.state),
+    p.metadata?.name ?? '',
+    p.metadata?.namespace ?? '',
+    String(p.metadata?.attempt ?? 0),
+    p.runtimeHandler || '(default)',
+  ]);
+  return table(['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME'], rows);
+}
+
+/** As src/commands/ps.ts renders a table or -q. */
+function psText(containers: cri.Container[], call: FastCall): string {
+  const list = newestFirst(containers, {});
+  if (call.quiet) return list.map((c) => `${c.id}\n`).join('');
+  const rows = list.map((c) => [
+    call.noTrunc ? c.id : truncateId(c.id),
+    call.noTrunc ? c.image?.image ?? '' : truncateImage(c.image?.image ?? ''),
+    ago(c.createdAt),
+    containerStateText(c.state),
+    c.metadata?.name ?? '',
+    String(c.metadata?.attempt ?? 0),
+    call.noTrunc ? c.podSandboxId : truncateId(c.podSandboxId),
+    podNameFromLabels(c.labels),
+  ]);
+  return table(['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD'], rows);
+}
+
+/**
+ * bin/isulats's entry: undefined at once when the call is not one for the fast
+ * path, else a promise of the exit code, or of undefined when the full CLI must
+ * run it after all. Nothing is printed in that case.
+ */
+export function tryFast(argv: string[]): Promise<number | undefined> | undefined {
+  const call = fastCall(argv, process.env);
+  if (!call) return undefined;
+  return runFastCall(call).then((output) => {
+    if (output === undefined) return undefined;
+    if (output.stderr) process.stderr.write(output.stderr);
+    // A reader that went away (| head -1) ends the call quietly, as crictl's does.
+    process.stdout.on('error', () => process.exit(0));
+    return new Promise<number>((resolve) => process.stdout.write(output.stdout, () => resolve(0)));
+  }, () => undefined);
+}
