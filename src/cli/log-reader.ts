@@ -5,6 +5,11 @@
 // 9-digit format, in the record's own zone), --limit-bytes (the timestamp
 // prefix counts), --follow (polls the file, reopens it after rotation or
 // truncation, stops when the container is no longer running).
+// Memory stays bounded whatever the file: --tail finds where its lines start by
+// reading backwards from the end in chunks (as kubelet's reader does), the rest
+// is read forwards in chunks, and a record's message is written out piece by
+// piece as it is read, so neither a file over 2 GiB nor a line of hundreds of
+// MB is ever held whole.
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { parseDuration } from './duration.js';
 
@@ -43,6 +48,28 @@ export function parseCriLogLine(line: Buffer): LogRecord | undefined {
   const msg = line.subarray(sp3 + 1);
   const partial = tag === 'P';
   return { timestamp, nanos, stream, partial, content: partial ? Buffer.from(msg) : Buffer.concat([msg, Buffer.from('\n')]) };
+}
+
+/**
+ * The head of a record from the first bytes of its line (`line` is the whole line when
+ * `whole`): the head and where the message starts, or undefined when it is no CRI record or the
+ * head is not within these bytes.
+ */
+export function parseRecordHead(line: Buffer, whole: boolean): { head: LogRecordHead; body: number } | undefined {
+  const sp1 = line.indexOf(0x20);
+  if (sp1 <= 0) return undefined;
+  const timestamp = line.subarray(0, sp1).toString('latin1');
+  const nanos = timestampNanos(timestamp);
+  if (nanos === undefined) return undefined;
+  const sp2 = line.indexOf(0x20, sp1 + 1);
+  if (sp2 < 0) return undefined;
+  const stream = line.subarray(sp1 + 1, sp2).toString('latin1');
+  if (stream !== 'stdout' && stream !== 'stderr') return undefined;
+  const sp3 = line.indexOf(0x20, sp2 + 1);
+  if (sp3 < 0 && !whole) return undefined;
+  const tag = line.subarray(sp2 + 1, sp3 < 0 ? line.length : sp3).toString('latin1').split(':')[0];
+  if (tag !== 'F' && tag !== 'P') return undefined;
+  return { head: { timestamp, nanos, stream, partial: tag === 'P' }, body: sp3 < 0 ? line.length : sp3 + 1 };
 }
 
 export function timestampNanos(ts: string): bigint | undefined {
@@ -99,10 +126,18 @@ export interface LogSink {
   write(stream: LogStream, data: Buffer): Promise<void> | void;
 }
 
-/** Applies --since, --timestamps and --limit-bytes to records, in order. */
+/** A record without its message: what decides where and how its message is written. */
+export type LogRecordHead = Omit<LogRecord, 'content'>;
+
+/**
+ * Applies --since, --timestamps and --limit-bytes to records, in order. A record comes whole
+ * (push) or as its head, its message in pieces, and its end (begin, data, end).
+ */
 export class LogRenderer {
   private remaining: number;
   private atLineStart: Record<LogStream, boolean> = { stdout: true, stderr: true };
+  /** The record being written; undefined while none is, or when --since skips it. */
+  private current?: LogRecordHead;
   done = false;
 
   constructor(
@@ -114,21 +149,52 @@ export class LogRenderer {
 
   /** Returns false once the byte limit is reached. */
   async push(rec: LogRecord): Promise<boolean> {
+    const { content, ...head } = rec;
+    // A full record's content ends with the newline end() writes.
+    const message = rec.partial ? content : content.subarray(0, content.length - 1);
+    return (await this.begin(head)) && (await this.data(message)) && this.end();
+  }
+
+  async begin(head: LogRecordHead): Promise<boolean> {
     if (this.done) return false;
-    if (this.opts.since !== undefined && rec.nanos < this.opts.since) return true;
-    let data = rec.content;
-    if (this.opts.timestamps && this.atLineStart[rec.stream]) data = Buffer.concat([Buffer.from(`${formatLogTimestamp(rec.timestamp)} `), data]);
-    this.atLineStart[rec.stream] = !rec.partial;
+    if (this.opts.since !== undefined && head.nanos < this.opts.since) {
+      this.current = undefined;
+      return true;
+    }
+    this.current = head;
+    const prefix = this.opts.timestamps && this.atLineStart[head.stream] ? `${formatLogTimestamp(head.timestamp)} ` : '';
+    this.atLineStart[head.stream] = !head.partial;
+    return prefix ? this.write(head.stream, Buffer.from(prefix)) : true;
+  }
+
+  /** A piece of the current record's message. */
+  async data(piece: Buffer): Promise<boolean> {
+    if (this.done) return false;
+    if (!this.current || piece.length === 0) return true;
+    return this.write(this.current.stream, piece);
+  }
+
+  /** Ends the current record: a full one's newline. */
+  async end(): Promise<boolean> {
+    if (this.done) return false;
+    const head = this.current;
+    this.current = undefined;
+    return head && !head.partial ? this.write(head.stream, NEWLINE) : true;
+  }
+
+  private async write(stream: LogStream, data: Buffer): Promise<boolean> {
     if (data.length >= this.remaining) {
       data = data.subarray(0, this.remaining);
       this.done = true;
     }
     this.remaining -= data.length;
-    if (data.length) await this.sink.write(rec.stream, data);
+    if (data.length) await this.sink.write(stream, data);
     if (this.remaining <= 0) this.done = true;
     return !this.done;
   }
 }
+
+const NEWLINE = Buffer.from('\n');
 
 /** Splits a buffer into complete lines; the unterminated rest is returned for the next read. */
 export function splitLines(buf: Buffer): { lines: Buffer[]; rest: Buffer } {
@@ -165,21 +231,98 @@ export interface FollowControl {
   statusEveryMs?: number;
 }
 
-/** Reads `path` and writes its records to `sink` as `opts` say. */
+/** Bytes read at a time, forwards and backwards. */
+const CHUNK = 1 << 20;
+/** A record's head (timestamp, stream, tag) is within this many bytes of its line, or the line is no record. */
+const HEAD_MAX = 256;
+/** With --follow, an unterminated last line is held back until its newline while shorter than this; longer, it is written as it grows. */
+const FOLLOW_HOLD_MAX = 64 * 1024;
+
+/**
+ * Cuts the bytes of a log into records as they come, in chunks of any size: each record's head is
+ * parsed from its first bytes, and its message goes to the renderer piece by piece.
+ */
+export class RecordScanner {
+  private headBytes: Buffer[] = [];
+  private headLength = 0;
+  private state: 'head' | 'body' | 'skip' = 'head';
+
+  constructor(private readonly renderer: LogRenderer) {}
+
+  /** Resets to a line's start (a rotated or truncated file). */
+  reset(): void {
+    this.headBytes = [];
+    this.headLength = 0;
+    this.state = 'head';
+  }
+
+  /** Returns false once the renderer wants no more. */
+  async push(chunk: Buffer): Promise<boolean> {
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(0x0a, pos);
+      const segEnd = nl < 0 ? chunk.length : nl;
+      if (!(await this.segment(chunk.subarray(pos, segEnd), nl >= 0))) return false;
+      pos = nl < 0 ? chunk.length : nl + 1;
+    }
+    return true;
+  }
+
+  /** Bytes of the current line; `ends`: its newline follows them. */
+  private async segment(bytes: Buffer, ends: boolean): Promise<boolean> {
+    if (this.state === 'head') {
+      // At most HEAD_MAX + 1 bytes are kept: past that the line cannot be a record.
+      const take = bytes.subarray(0, HEAD_MAX + 1 - this.headLength);
+      this.headBytes.push(take);
+      this.headLength += take.length;
+      const head = this.headBytes.length === 1 ? take : Buffer.concat(this.headBytes);
+      const parsed = parseRecordHead(head, ends && take.length === bytes.length);
+      if (parsed) {
+        this.headBytes = [];
+        this.headLength = 0;
+        this.state = 'body';
+        if (!(await this.renderer.begin(parsed.head))) return false;
+        if (!(await this.renderer.data(head.subarray(parsed.body)))) return false;
+        if (!(await this.renderer.data(bytes.subarray(take.length)))) return false;
+      } else if (this.headLength > HEAD_MAX) {
+        this.headBytes = [];
+        this.headLength = 0;
+        this.state = 'skip';
+      }
+    } else if (this.state === 'body') {
+      if (!(await this.renderer.data(bytes))) return false;
+    }
+    if (!ends) return true;
+    const wasBody = this.state === 'body';
+    this.reset();
+    return wasBody ? this.renderer.end() : true;
+  }
+}
+
+/** Reads `path` and writes its records to `sink` as `opts` say, holding no more than a chunk of it. */
 export async function readLogs(path: string, opts: LogOptions, sink: LogSink, follow?: FollowControl): Promise<void> {
   const renderer = new LogRenderer(opts, sink);
+  const scanner = new RecordScanner(renderer);
   let fh: FileHandle = await open(path, 'r');
   try {
-    const whole = await fh.readFile();
-    const { lines, rest } = splitLines(whole);
-    let offset = whole.length - rest.length;
-    const records = lines.map(parseCriLogLine).filter((r): r is LogRecord => r !== undefined);
-    for (const rec of tailRecords(records, opts.tail)) if (!(await renderer.push(rec))) return;
+    const back = new BackwardReader(fh);
+    // The lines complete when the file was opened: an unterminated last one is left to --follow.
+    const { size } = await fh.stat();
+    const end = (await back.newlineBefore(size)) + 1;
+    const start = await tailStart(back, end, opts.tail);
+    for (let offset = start; offset < end;) {
+      const chunk = await readAt(fh, offset, Math.min(CHUNK, end - offset));
+      if (chunk.length === 0) break;
+      offset += chunk.length;
+      if (!(await scanner.push(chunk))) return;
+    }
     if (!opts.follow || !follow) return;
 
     const pollMs = follow.pollMs ?? 100;
     const statusEveryMs = follow.statusEveryMs ?? 1000;
-    let pending: Buffer = Buffer.alloc(0);
+    let offset = end;
+    // Bytes of an unterminated line not yet given to the scanner (at most FOLLOW_HOLD_MAX).
+    let held: Buffer = Buffer.alloc(0);
     let idleSince = Date.now();
     let inode = (await fh.stat()).ino;
     let finalDrain = false;
@@ -189,12 +332,19 @@ export async function readLogs(path: string, opts: LogOptions, sink: LogSink, fo
       if (chunk.length > 0) {
         offset += chunk.length;
         idleSince = Date.now();
-        const split = splitLines(Buffer.concat([pending, chunk]));
-        pending = Buffer.from(split.rest);
-        for (const line of split.lines) {
-          const rec = parseCriLogLine(line);
-          if (rec && !(await renderer.push(rec))) return;
+        const lastNl = chunk.lastIndexOf(0x0a);
+        if (lastNl >= 0) {
+          if (held.length && !(await scanner.push(held))) return;
+          held = Buffer.alloc(0);
+          if (!(await scanner.push(chunk.subarray(0, lastNl + 1)))) return;
         }
+        const rest = chunk.subarray(lastNl + 1);
+        if (held.length + rest.length > FOLLOW_HOLD_MAX) {
+          // A long line still being written: out as it grows.
+          if (held.length && !(await scanner.push(held))) return;
+          held = Buffer.alloc(0);
+          if (!(await scanner.push(rest))) return;
+        } else if (rest.length) held = Buffer.concat([held, rest]);
         continue;
       }
       if (finalDrain) return;
@@ -204,7 +354,8 @@ export async function readLogs(path: string, opts: LogOptions, sink: LogSink, fo
         fh = await open(path, 'r');
         inode = (await fh.stat()).ino;
         offset = 0;
-        pending = Buffer.alloc(0);
+        held = Buffer.alloc(0);
+        scanner.reset();
         continue;
       }
       if (Date.now() - idleSince >= statusEveryMs) {
@@ -218,6 +369,74 @@ export async function readLogs(path: string, opts: LogOptions, sink: LogSink, fo
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Reads a file backwards in chunks, keeping one chunk: finds newlines and the first bytes of lines
+ * from the end, as kubelet's tail does.
+ */
+class BackwardReader {
+  private buf: Buffer = Buffer.alloc(0);
+  private bufStart = 0;
+
+  constructor(private readonly fh: FileHandle) {}
+
+  /** The offset of the last newline before `pos`, or -1. */
+  async newlineBefore(pos: number): Promise<number> {
+    let p = pos - 1;
+    while (p >= 0) {
+      if (p < this.bufStart || p >= this.bufStart + this.buf.length) {
+        const from = Math.max(0, p + 1 - CHUNK);
+        this.buf = await readAt(this.fh, from, p + 1 - from);
+        this.bufStart = from;
+        if (this.buf.length === 0) return -1;
+      }
+      const i = this.buf.lastIndexOf(0x0a, p - this.bufStart);
+      if (i >= 0) return this.bufStart + i;
+      p = this.bufStart - 1;
+    }
+    return -1;
+  }
+
+  /** Up to `n` bytes from `pos`. */
+  async bytesAt(pos: number, n: number): Promise<Buffer> {
+    if (pos >= this.bufStart && pos + n <= this.bufStart + this.buf.length) return this.buf.subarray(pos - this.bufStart, pos - this.bufStart + n);
+    return readAt(this.fh, pos, n);
+  }
+}
+
+/**
+ * Where the last `n` logical lines of [0, end) begin (a run of P records and the F that ends it is
+ * one line; lines that are no record do not count), found from the end backwards.
+ */
+async function tailStart(back: BackwardReader, end: number, n: number): Promise<number> {
+  if (n < 0) return 0;
+  if (n === 0) return end;
+  let lines = 0;
+  // The record after the one being looked at: it begins a logical line when this one is full.
+  let later: number | undefined;
+  for (let lineEnd = end - 1; lineEnd >= 0;) {
+    const lineStart = (await back.newlineBefore(lineEnd)) + 1;
+    const length = lineEnd - lineStart;
+    const parsed = parseRecordHead(await back.bytesAt(lineStart, Math.min(length, HEAD_MAX)), length <= HEAD_MAX);
+    if (parsed) {
+      if (later !== undefined && !parsed.head.partial && ++lines === n) return later;
+      later = lineStart;
+    }
+    lineEnd = lineStart - 1;
+  }
+  return 0;
+}
+
+async function readAt(fh: FileHandle, offset: number, length: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await fh.read(buf, got, length - got, offset + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
 }
 
 async function readFrom(fh: FileHandle, offset: number): Promise<Buffer> {

@@ -13,6 +13,8 @@ interface FieldInfo {
 interface Index {
   messages: Map<string, Map<string, FieldInfo>>;
   enums: Map<string, Set<number>>;
+  /** Message types with an enum field somewhere below them; the walk skips the others. */
+  withEnums: Set<string>;
 }
 
 interface JsonNode {
@@ -47,7 +49,7 @@ function buildIndex(name: CriDescriptor): Index {
     }
     return type;
   };
-  const index: Index = { messages: new Map(), enums: new Map() };
+  const index: Index = { messages: new Map(), enums: new Map(), withEnums: new Set() };
   for (const [rel, node] of nodes) {
     if (node.values) index.enums.set(rel, new Set(Object.values(node.values)));
     else if (node.fields) {
@@ -58,6 +60,17 @@ function buildIndex(name: CriDescriptor): Index {
         fields.set(fname, { type, kind: !target ? 'scalar' : target.values ? 'enum' : 'message' });
       }
       index.messages.set(rel, fields);
+    }
+  }
+  // To a fixed point: a message has enums below it when a field is an enum or such a message.
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [type, fields] of index.messages) {
+      if (index.withEnums.has(type)) continue;
+      if ([...fields.values()].some((f) => f.kind === 'enum' || (f.kind === 'message' && index.withEnums.has(f.type)))) {
+        index.withEnums.add(type);
+        changed = true;
+      }
     }
   }
   return index;
@@ -71,29 +84,41 @@ export function findUnknownEnum(descriptor: CriDescriptor, messageType: string, 
     indexes.set(descriptor, index);
   }
   const idx = index;
-  const walk = (type: string, value: unknown, path: string): string | undefined => {
+  // Paths are built only on the way out of a hit: a 100k-entry env costs nothing here (KeyValue has no enum).
+  const walk = (type: string, value: unknown): string[] | undefined => {
     const fields = idx.messages.get(type);
     if (!fields || value === null || typeof value !== 'object') return undefined;
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
       const f = fields.get(key);
       if (!f || f.kind === 'scalar' || v === null || v === undefined) continue;
+      if (f.kind === 'message' && !idx.withEnums.has(f.type)) continue;
+      const check = (x: unknown): string[] | undefined => {
+        if (f.kind === 'enum') return typeof x === 'number' && !idx.enums.get(f.type)?.has(x) ? [` = ${x}`] : undefined;
+        const found = walk(f.type, x);
+        return found && [...found, '.'];
+      };
       // Repeated fields are arrays, maps are objects; a message is an object too, so only
       // descend into plain objects as maps when the field is not a message.
-      const items: Array<[string, unknown]> = Array.isArray(v)
-        ? v.map((x, i) => [`${path}${key}[${i}]`, x])
-        : f.kind === 'enum' && typeof v === 'object'
-          ? Object.entries(v as Record<string, unknown>).map(([k, x]) => [`${path}${key}[${k}]`, x])
-          : [[`${path}${key}`, v]];
-      for (const [p, x] of items) {
-        if (f.kind === 'enum') {
-          if (typeof x === 'number' && !idx.enums.get(f.type)?.has(x)) return `${p} = ${x}`;
-        } else {
-          const found = walk(f.type, x, `${p}.`);
-          if (found) return found;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const found = check(v[i]);
+          if (found) return [...found, `${key}[${i}]`];
         }
+      } else if (f.kind === 'enum' && typeof v === 'object') {
+        const map = v as Record<string, unknown>;
+        for (const k of Object.keys(map)) {
+          const found = check(map[k]);
+          if (found) return [...found, `${key}[${k}]`];
+        }
+      } else {
+        const found = check(v);
+        if (found) return [...found, key];
       }
     }
     return undefined;
   };
-  return walk(messageType.replace(/^\.?runtime\.(v1alpha2|v1)\./, ''), obj, '');
+  const found = walk(messageType.replace(/^\.?runtime\.(v1alpha2|v1)\./, ''), obj);
+  return found?.reverse().join('');
 }

@@ -4,6 +4,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../rig/cli.js';
@@ -19,6 +22,18 @@ const value = (text: string, series: string): number | undefined => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 };
+
+/** A GET on a connection of its own (fetch would reuse a pooled one, which the server may have closed meanwhile). */
+function scrapeOnNewConnection(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
 
 describe('daemon metrics', () => {
   let dir: string;
@@ -95,6 +110,28 @@ describe('daemon metrics', () => {
     expect(value(after, 'isulats_pod_sandboxes{state="ready"}')).toBe(0);
     expect(value(after, 'isulats_containers{state="running"}')).toBe(0);
   });
+
+  it('serves a scrape while 20 half-open connections hold every place, and closes those connections itself', async () => {
+    const { hostname, port } = new URL(url);
+    // Each sends the start of a request head and then nothing: 20 against the 16 places.
+    const held = await Promise.all(Array.from({ length: 20 }, async () => {
+      const socket = net.connect(Number(port), hostname);
+      socket.on('error', () => undefined);
+      await once(socket, 'connect');
+      socket.write('GET /metrics HTTP/1.1\r\nHost: metrics\r\n');
+      const closed = once(socket, 'close').then(() => true);
+      return { socket, closed };
+    }));
+    // A scraper gets its answer while they are held: a new connection takes the oldest silent one's place.
+    const res = await scrapeOnNewConnection(url);
+    expect(res.status).toBe(200);
+    expect(value(res.body, 'isulats_nri_plugins')).toBe(0);
+    // The rest are closed by the server (their head never completes), not by us.
+    await Promise.all(held.map((h) => h.closed));
+    expect(held.every((h) => h.socket.destroyed)).toBe(true);
+    // And scrapes go on.
+    expect((await scrapeOnNewConnection(url)).status).toBe(200);
+  }, 60_000);
 
   it('is scraped by a real Prometheus server, which answers a query for our series', async () => {
     const promPort = await freePort();

@@ -9,6 +9,7 @@ import {
   parseSince,
   previousLogPath,
   readLogs,
+  RecordScanner,
   tailRecords,
   type LogRecord,
   type LogStream,
@@ -191,5 +192,60 @@ describe('readLogs with a line written in two pieces', () => {
     running = false;
     await done;
     expect(out.stdout).toBe('half\n');
+  });
+});
+
+describe('RecordScanner', () => {
+  const log = [
+    '2024-01-02T03:04:01Z stdout F one',
+    'not a record at all, and longer than any head could be: ' + 'z'.repeat(300),
+    '2024-01-02T03:04:02Z stderr P tw',
+    '2024-01-02T03:04:02Z stderr F o',
+    '2024-01-02T03:04:03Z stdout F',
+    '2024-01-02T03:04:04+01:00 stdout F four with  spaces ',
+    '',
+  ].join('\n');
+
+  it('gives the same records whatever the chunks it is fed', async () => {
+    const whole = collector();
+    await new RecordScanner(new LogRenderer({ timestamps: true, limitBytes: -1 }, whole.sink)).push(Buffer.from(log));
+    expect(whole.out).toEqual({
+      stdout: '2024-01-02T03:04:01.000000000Z one\n2024-01-02T03:04:03.000000000Z \n2024-01-02T03:04:04.000000000+01:00 four with  spaces \n',
+      stderr: '2024-01-02T03:04:02.000000000Z two\n',
+    });
+    for (const size of [1, 2, 7, 33]) {
+      const piecewise = collector();
+      const scanner = new RecordScanner(new LogRenderer({ timestamps: true, limitBytes: -1 }, piecewise.sink));
+      const bytes = Buffer.from(log);
+      for (let i = 0; i < bytes.length; i += size) await scanner.push(bytes.subarray(i, i + size));
+      expect(piecewise.out).toEqual(whole.out);
+    }
+  });
+});
+
+describe('readLogs on lines longer than its chunks', () => {
+  it('finds the last lines from the end and writes a long line in pieces', async () => {
+    const p = join(dir, 'long.log');
+    const long = 'y'.repeat(3 * 1024 * 1024 + 17);
+    writeFileSync(p, [
+      `2024-01-02T03:04:01Z stdout F ${long}`,
+      `2024-01-02T03:04:02Z stdout P ${long}`,
+      `2024-01-02T03:04:03Z stdout F end`,
+      '2024-01-02T03:04:04Z stderr F last',
+      '2024-01-02T03:04:05Z stdout F unterminated',
+    ].join('\n'));
+    const pieces: number[] = [];
+    const out: Record<LogStream, string> = { stdout: '', stderr: '' };
+    const sink = { write: (s: LogStream, d: Buffer) => { pieces.push(d.length); out[s] += d.toString(); } };
+    await readLogs(p, { tail: 2, timestamps: false, limitBytes: -1, follow: false }, sink);
+    // The P run and its F are one line; the unterminated last line is not complete yet.
+    expect(out).toEqual({ stdout: `${long}end\n`, stderr: 'last\n' });
+    expect(Math.max(...pieces)).toBeLessThanOrEqual(1024 * 1024);
+    const one = collector();
+    await readLogs(p, { tail: 1, timestamps: false, limitBytes: -1, follow: false }, one.sink);
+    expect(one.out).toEqual({ stdout: '', stderr: 'last\n' });
+    const all = collector();
+    await readLogs(p, { tail: -1, timestamps: false, limitBytes: -1, follow: false }, all.sink);
+    expect(all.out).toEqual({ stdout: `${long}\n${long}end\n`, stderr: 'last\n' });
   });
 });

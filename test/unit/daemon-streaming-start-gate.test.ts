@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { StartGate } from '../../src/daemon/streaming/start-gate.js';
+import { KeyedStartGate, StartGate } from '../../src/daemon/streaming/start-gate.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
@@ -35,5 +35,28 @@ describe('StartGate', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('KeyedStartGate', () => {
+  it('queues a key\'s sessions behind that key\'s places only, and forgets a key once it is idle', async () => {
+    const gate = new KeyedStartGate(2, 60_000);
+    const entered: string[] = [];
+    const releases: Array<() => void> = [];
+    // One client's sessions on container a: two start, eight wait.
+    for (let i = 0; i < 10; i++) void gate.enter('container:a').then((r) => { entered.push(`a${i}`); releases.push(r); });
+    await tick();
+    expect(entered).toEqual(['a0', 'a1']);
+    // Another container's session starts at once, ahead of a's queue.
+    const b = await gate.enter('container:b');
+    expect(entered).toEqual(['a0', 'a1']);
+    b();
+    expect(gate.size).toBe(1);
+    while (releases.length) {
+      releases.shift()!();
+      await tick();
+    }
+    expect(entered).toHaveLength(10);
+    expect(gate.size).toBe(0);
   });
 });

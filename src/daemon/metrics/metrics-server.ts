@@ -1,16 +1,21 @@
 // Serves GET /metrics over plain HTTP on `metrics-address` (host:port), as
 // containerd's `metrics.address` does. Bounded like every other listener: a few
 // connections at once, short header and request timeouts, no request bodies.
+// A connection past the cap takes the place of the oldest one that has no request
+// in progress (opened and silent, half-sent headers, idle keep-alive), so
+// half-open connections cannot keep a scraper out; with none to take, it is closed.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { splitHostPort } from '../../runtime/config/daemon-config.js';
 import type { Logger } from '../logger.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
 
 /** Scrapers are few (Prometheus, an agent, an operator's curl). */
 export const MAX_METRICS_CONNECTIONS = 16;
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
+/** A connection must send its whole request head within this (Node checks every CHECK_INTERVAL_MS). */
+export const METRICS_HEADERS_TIMEOUT_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const CHECK_INTERVAL_MS = 1_000;
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 export interface MetricsServer {
@@ -22,7 +27,8 @@ export interface MetricsServer {
 export async function startMetricsServer(address: string, metrics: DaemonMetrics, log: Logger): Promise<MetricsServer> {
   const where = splitHostPort(address);
   if (!where) throw new Error(`metrics-address: expected host:port, got "${address}"`);
-  const server = http.createServer((req, res) => {
+  // Node's default check interval is 30 s: a head timeout would then hold a place up to 35 s.
+  const server = http.createServer({ connectionsCheckingInterval: CHECK_INTERVAL_MS }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found: the metrics are at /metrics\n');
@@ -40,8 +46,8 @@ export async function startMetricsServer(address: string, metrics: DaemonMetrics
       },
     );
   });
-  server.maxConnections = MAX_METRICS_CONNECTIONS;
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  limitConnections(server, MAX_METRICS_CONNECTIONS);
+  server.headersTimeout = METRICS_HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = 5_000;
   // A peer's socket error ends that connection only.
@@ -64,4 +70,38 @@ export async function startMetricsServer(address: string, metrics: DaemonMetrics
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * At most `max` connections; one more closes the oldest connection without a request in progress
+ * (never answered one, or idle between two), or itself when every connection has one.
+ */
+function limitConnections(server: http.Server, max: number): void {
+  let open = 0;
+  // Insertion order is age: a connection goes back to the end when it finishes a request.
+  const waiting = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) {
+      const oldest = waiting.values().next().value as Socket | undefined;
+      if (!oldest) {
+        socket.destroy();
+        return;
+      }
+      waiting.delete(oldest);
+      oldest.destroy();
+    }
+    open++;
+    waiting.add(socket);
+    socket.once('close', () => {
+      open--;
+      waiting.delete(socket);
+    });
+  });
+  server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    waiting.delete(socket);
+    res.once('finish', () => {
+      if (!socket.destroyed) waiting.add(socket);
+    });
+  });
 }

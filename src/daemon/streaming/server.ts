@@ -17,7 +17,7 @@ import { runCommand } from './command-session.js';
 import { EarlySession } from './early-session.js';
 import { MAX_STREAMING_CONNECTIONS } from '../limits.js';
 import type { Sessions } from './sessions.js';
-import { StartGate } from './start-gate.js';
+import { KeyedStartGate } from './start-gate.js';
 import { TokenCache, DEFAULT_TOKEN_TTL_MS, DEFAULT_MAX_IN_FLIGHT } from './token-cache.js';
 import type { StreamingServerOptions, StreamKind, StreamRequest } from './types.js';
 
@@ -31,12 +31,12 @@ export class StreamingServer {
   private readonly http: http.Server;
   private sessions?: Promise<Sessions>;
   private readonly sockets = new Set<Duplex>();
-  private readonly gate: StartGate;
+  private readonly gate: KeyedStartGate;
   private readonly prestarted = new Set<EarlySession>();
   private baseUrl = '';
 
   private constructor(private readonly opts: StreamingServerOptions) {
-    this.gate = new StartGate(opts.maxStarting ?? MAX_STARTING, START_WINDOW_MS);
+    this.gate = new KeyedStartGate(opts.maxStarting ?? MAX_STARTING, START_WINDOW_MS);
     this.cache = new TokenCache(opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     this.http = http.createServer((req, res) => {
       // Streaming URLs serve upgrades only.
@@ -148,9 +148,10 @@ export class StreamingServer {
       refuse(socket, 404, `token not found or expired: the ${kind} URL can be used once, within ${Math.round((this.opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS) / 1000)}s`);
       return;
     }
-    // The token is taken at once (its lifetime ends when the client comes); the session then waits its turn to start.
+    // The token is taken at once (its lifetime ends when the client comes); the session then waits
+    // its turn to start among its container's (its pod's, for a port-forward) sessions only.
     this.sessions ??= import('./sessions.js').then((m) => new m.Sessions(this.opts));
-    void this.sessions.then((sessions) => this.gate.enter().then((release) => {
+    void this.sessions.then((sessions) => this.gate.enter(startKey(request)).then((release) => {
       socket.once('close', release);
       if (socket.destroyed) {
         release();
@@ -172,9 +173,14 @@ function afterAnswer(): Promise<void> {
 /** TTY exec sessions started with their URLs and not yet opened: more wait for their clients to start. */
 const MAX_PRESTARTED = 4;
 
-/** Sessions starting at once, and how long one counts as starting (unless it ended before). */
+/** Sessions of one container (or pod) starting at once, and how long one counts as starting (unless it ended before). */
 const MAX_STARTING = 2;
 const START_WINDOW_MS = 1_000;
+
+/** Whose turn a session waits for: its container's for exec and attach, its pod's for port-forward. */
+function startKey(request: StreamRequest): string {
+  return request.kind === 'portforward' ? `pod:${request.req.podSandboxId ?? ''}` : `container:${request.req.containerId ?? ''}`;
+}
 
 function refuse(socket: Duplex, code: number, message: string): void {
   const body = `${message}\n`;

@@ -47,7 +47,7 @@ export interface StreamingServerOptions {
   tokenTtlMs?: number;
   maxInFlight?: number;
   streamCreationTimeoutMs?: number;
-  /** Sessions starting at once (default 2; see start-gate.ts). */
+  /** Sessions of one container (or pod) starting at once (default 2; see start-gate.ts). */
   maxStarting?: number;
   /** How long a finished session's socket waits for the client to close it (default 30 s). */
   lingerMs?: number;

@@ -30,6 +30,7 @@ import { applyResourceUpdate } from './resource-update.js';
 import { containerListItem, containerStatusOf } from './container-status.js';
 import { execProcessOf } from '../exec/exec-process.js';
 import { refuseNulBytes } from '../nul-bytes.js';
+import { storable } from '../storable.js';
 import { containerLogPath } from './log-path.js';
 import { containerProcessAlive, monitorAlive, processRuns, readPidFile, waitForExit } from './exit-wait.js';
 import { joinPath } from '../store/path-join.js';
@@ -45,9 +46,10 @@ export function containerName(meta: cri.ContainerMetadataIn, pod: cri.PodSandbox
   return `k8s_${meta.name}_${pod.name}_${pod.namespace}_${pod.uid}_${toInt(meta.attempt)}`;
 }
 
-function storable<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (_k, v) => (v && v.type === 'Buffer' && Array.isArray(v.data) ? Buffer.from(v.data).toString() : v))) as T;
-}
+/** Env vars past which CreateContainer yields the event loop between its steps. */
+const LARGE_ENV = 1024;
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const noWait = async (): Promise<void> => undefined;
 
 function signalName(v: cri.ContainerConfigIn['stopSignal']): string {
   const name = typeof v === 'number' ? SIGNAL_NAMES[v] : v;
@@ -77,6 +79,10 @@ export class ContainerService {
 
   async create(req: cri.CreateContainerRequestIn): Promise<cri.CreateContainerResponse> {
     const ctx = this.ctx;
+    // A large config (kubelet's service links give ~7 env vars per Service) is handled in steps with
+    // a turn of the event loop between them, so other clients' calls are answered meanwhile.
+    const step = (req.config?.envs?.length ?? 0) > LARGE_ENV ? nextTurn : noWait;
+    await step();
     const config = storable(req.config ?? {});
     if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
     if (!config.image?.image) throw invalidArgument('container config needs an image');
@@ -84,6 +90,7 @@ export class ContainerService {
     refuseNulBytes(req.sandboxConfig, 'sandboxConfig');
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
+    await step();
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const sandbox = sandboxId ? await ctx.sandboxes.get(sandboxId) : undefined;
     if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
@@ -179,12 +186,14 @@ export class ContainerService {
           && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
         warn: ctx.warn,
       });
+      await step();
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
       mkdirSync(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
       const specPath = joinPath(bundle, 'config.json');
       writeFileSync(specPath, JSON.stringify(spec));
+      await step();
       if (logPath) mkdirSync(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');
       // runc and conmon start at StartContainer (as containerd's task): a created container is its
@@ -199,7 +208,11 @@ export class ContainerService {
         const pod = await ctx.sandboxes.get(sandbox.id);
         if (!pod) throw podGone();
         if (pod.state !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${sandbox.id} was stopped while container ${config.metadata!.name} was being created`);
-        const commit = ctx.containers.update(id, () => ({ ...record, creating: undefined }), { syncFirst: [specPath] });
+        // The record as made above, not read back: the commit only drops its creation mark.
+        const commit = ctx.containers.replace(id, { ...record, creating: undefined }, { syncFirst: [specPath] }).then((written) => {
+          if (!written) throw notFound(`container "${id}" not found`);
+          return written;
+        });
         return (await Promise.all([commit, ctx.snapshots.persist(id)]))[0];
       });
       if (!created) throw podGone();

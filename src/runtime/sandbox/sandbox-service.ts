@@ -34,6 +34,7 @@ import { podFilesDir, podRootOwner, podUserns, snapshotIdmap } from './pod-usern
 import { checkShareReachable, makeUsernsShare, removeUsernsShare } from './userns-share.js';
 import { supportsUserNamespaces } from '../oci/runtime-handlers.js';
 import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, podPinPaths, type PodPins } from './pod-namespaces.js';
+import { storable } from '../storable.js';
 
 /** How often a stopped pod's record, refused by a full disk, is written again. */
 const STOPPED_WRITE_RETRY_MS = 5_000;
@@ -46,11 +47,6 @@ export interface PodContainers {
 
 export function sandboxName(meta: cri.PodSandboxMetadataIn): string {
   return `k8s_POD_${meta.name}_${meta.namespace}_${meta.uid}_${toInt(meta.attempt)}`;
-}
-
-/** Strips bytes and Longs so the config survives JSON on disk unchanged. */
-function storable<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as T;
 }
 
 function cniArgs(record: SandboxRecord): Record<string, string> {
