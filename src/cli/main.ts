@@ -6,15 +6,19 @@ import { hoistGlobalFlags, globalFlagsFor } from './global-flags.js';
 import { findCommand } from './registry.js';
 import { makeContext } from './context.js';
 import { formatError, exitCodeFor } from './errors.js';
+import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './broken-pipe.js';
 import type { CommandSpec } from './spec.js';
 
 export const VERSION = '0.1.0';
 
 export async function main(argv: string[]): Promise<void> {
   let code = 0;
+  exitQuietlyOnBrokenPipe();
   try {
     code = await dispatch(argv);
   } catch (err) {
+    // A command that saw the EPIPE of its own write first (a write callback) ends as the event does.
+    if (isBrokenPipe(err)) process.exit(0);
     const msg = formatError(err);
     if (msg) process.stderr.write(`isulats: ${msg}\n`);
     code = exitCodeFor(err);
