@@ -160,7 +160,7 @@ describe('a pod and a container through the daemon', () => {
     expect(stats.stats[0].attributes.id).toBe(ctrId);
     expect(stats.stats[0].memory.workingSetBytes.value).toMatch(/^\d+$/);
     const table = (await ok(['stats', '--id', ctrId])).trimEnd().split('\n');
-    expect(table[0]).toMatch(/^CONTAINER\s+NAME\s+CPU %\s+MEM\s+DISK\s+INODES$/);
+    expect(table[0]).toMatch(/^CONTAINER\s+NAME\s+CPU %\s+MEM\s+DISK\s+INODES\s+SWAP$/);
     const podStats = JSON.parse(await ok(['statsp', '-o', 'json', podId]));
     expect(podStats.stats[0].attributes.id).toBe(podId);
   });
