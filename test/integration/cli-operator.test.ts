@@ -18,6 +18,7 @@ import { waitFor } from '../rig/wait.js';
 
 const TAG = `op${process.pid}`;
 const WEB = `web-${TAG}`;
+const ENVS = `envs-${TAG}`;
 const BIG = `big-${TAG}`;
 const NS = `cli-op-${process.pid}`;
 let dir: string;
@@ -26,6 +27,7 @@ let busybox: string;
 let registry: string;
 let peer: string;
 let webId = '';
+let bigId = '';
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return runCli(['-r', endpoint, '--timeout', '20s', ...args], { timeoutMs: 90_000, env });
@@ -55,7 +57,13 @@ beforeAll(async () => {
   registry = env.ISULATS_TEST_REGISTRY;
   peer = env.ISULATS_TEST_CRI_PEER;
   dir = await makeTempDir('ist-cliop-');
-});
+  // Made without the features under test, so that each test fails on its own: a named
+  // container, and one whose log is far larger than a pipe's buffer (a write after the
+  // reader left must meet EPIPE).
+  webId = (await ok(['run', '-d', '--name', WEB, busybox, 'sh', '-c', 'echo hello-from-web; exec sleep 3600'])).trim();
+  bigId = (await ok(['run', '-d', '--name', BIG, busybox, 'sh', '-c', 'seq 1 200000; exec sleep 3600'])).trim();
+  await waitFor(async () => (await ok(['logs', '--tail', '1', bigId])).trim() === '200000', { timeoutMs: 60_000, what: 'the big log' });
+}, 180_000);
 
 afterAll(async () => {
   // Every pod this file made: the isula-form ones by name, the config-file one by namespace.
@@ -69,18 +77,18 @@ afterAll(async () => {
 
 describe('run -e through the remote path', () => {
   it('gives the container each value as typed: plain, with "=", non-ASCII, and several flags', async () => {
-    const r = await cli(['run', '-d', '--name', WEB, '-e', 'FOO=bar', '-e', 'A=a=b', '-e', 'HELLO=hello', '-e', 'N=12345', '-e', 'U=héllo wörld',
-      busybox, 'sh', '-c', 'echo hello-from-web; exec sleep 3600']);
+    const r = await cli(['run', '-d', '--name', ENVS, '-e', 'FOO=bar', '-e', 'A=a=b', '-e', 'HELLO=hello', '-e', 'N=12345', '-e', 'U=héllo wörld',
+      busybox, 'sleep', '3600']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    webId = r.stdout.trim();
-    expect(webId).toMatch(/^[0-9a-f]{64}$/);
-    const env = (await ok(['exec', '-s', webId, 'env'])).split('\n');
+    const id = r.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const env = (await ok(['exec', '-s', id, 'env'])).split('\n');
     expect(env).toEqual(expect.arrayContaining(['FOO=bar', 'A=a=b', 'HELLO=hello', 'N=12345', 'U=héllo wörld']));
   });
 
   it('gives a crictl config file\'s envs as typed too', async () => {
-    const podFile = await writePodConfig(dir, { name: `envs-${TAG}`, namespace: NS, logDirectory: join(dir, 'logs') });
+    const podFile = await writePodConfig(dir, { name: `cfg-${TAG}`, namespace: NS, logDirectory: join(dir, 'logs') });
     const ctrFile = await writeContainerConfig(dir, {
       name: 'envs', image: busybox, command: ['sleep', '3600'], logPath: 'envs.log',
       extra: { envs: [{ key: 'FOO', value: 'bar' }, { key: 'A', value: 'a=b' }] },
@@ -149,7 +157,7 @@ describe('idempotent verbs and errors in one line', () => {
   });
 
   it('says an exec --sync --timeout ran out, not that the socket did not answer', async () => {
-    const r = await cli(['exec', '-s', '--timeout', '1', WEB, 'sleep', '30']);
+    const r = await cli(['exec', '-s', '--timeout', '1', webId, 'sleep', '30']);
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/timed out/);
@@ -177,15 +185,9 @@ describe('idempotent verbs and errors in one line', () => {
 });
 
 describe('output verbs piped into a reader that goes away', () => {
-  beforeAll(async () => {
-    // A log far larger than a pipe's buffer: the write after the reader left must meet EPIPE.
-    await ok(['run', '-d', '--name', BIG, busybox, 'sh', '-c', 'seq 1 200000; exec sleep 3600']);
-    await waitFor(async () => (await ok(['logs', '--tail', '1', BIG])).trim() === '200000', { timeoutMs: 60_000, what: 'the big log' });
-  }, 120_000);
-
   const verbs = (): string[][] => [
-    ['logs', BIG], ['logs', WEB], ['pods'], ['pods', '-o', 'json'], ['ps', '-a'], ['ps', '-o', 'yaml'], ['images'], ['images', '-o', 'json'],
-    ['inspect', WEB], ['inspectp', WEB], ['inspecti', busybox], ['stats'], ['info'], ['version'], ['imagefsinfo'],
+    ['logs', bigId], ['logs', webId], ['pods'], ['pods', '-o', 'json'], ['ps', '-a'], ['ps', '-o', 'yaml'], ['images'], ['images', '-o', 'json'],
+    ['inspect', webId], ['inspecti', busybox], ['stats'], ['info'], ['version'], ['imagefsinfo'],
     // containerd 1.6 cannot read pod cgroup metrics on this host (its own error, pipe or not).
     ...(peer === 'isulats' ? [['statsp']] : []),
     ['completion', 'zsh'], ['completion', 'bash'], ['top', '-n', '1'], ['--help'], ['pods', '--help'],
@@ -208,7 +210,7 @@ describe('port-forward', () => {
   const hasIpv6Loopback = Object.values(networkInterfaces()).flat().some((a) => a?.address === '::1');
 
   it.skipIf(!hasIpv6Loopback)('listens on 127.0.0.1 and [::1] on the same port, as crictl does', async () => {
-    const podId = JSON.parse(await ok(['inspectp', WEB])).status.id as string;
+    const podId = (JSON.parse(await ok(['ps', '-o', 'json', '--id', webId])) as { containers: Array<{ podSandboxId: string }> }).containers[0]!.podSandboxId;
     const child = spawn(process.execPath, ['bin/isulats', '-r', endpoint, 'port-forward', podId, ':8080'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -218,7 +220,7 @@ describe('port-forward', () => {
         const v4 = /^Forwarding from 127\.0\.0\.1:(\d+) -> 8080$/m.exec(out)?.[1];
         const v6 = /^Forwarding from \[::1\]:(\d+) -> 8080$/m.exec(out)?.[1];
         return v4 && v6 ? [v4, v6] : undefined;
-      }, { timeoutMs: 20_000, what: `both forwarding lines (so far: ${out})` });
+      }, { timeoutMs: 20_000, what: 'both forwarding lines' });
       expect(lines[1]).toBe(lines[0]);
     } finally {
       if (child.pid && child.exitCode === null) signalPid(child.pid, 'SIGINT');
