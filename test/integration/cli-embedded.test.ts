@@ -76,6 +76,8 @@ describe('embedded CLI', () => {
       expect((await ok(['pods', '-q', '--name', '^named-web$'])).trim().split('\n')).toHaveLength(1);
     } finally {
       await ok(['rmp', '-f', 'named-web']);
+      // isula form's pods log under /var/log/pods, as kubelet's; kubelet would remove the dir.
+      for (const d of await readdir('/var/log/pods').catch(() => [] as string[])) if (d.startsWith('default_named-web_')) await rm(join('/var/log/pods', d), { recursive: true, force: true });
     }
     expect((await ok(['pods', '-q', '--name', '^named-web$'])).trim()).toBe('');
   });
