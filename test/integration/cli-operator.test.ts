@@ -164,14 +164,20 @@ describe('idempotent verbs and errors in one line', () => {
     expect(r.stderr).not.toContain('no answer from');
   });
 
-  it('says permission denied on the socket for a user who may not open it', async () => {
+  it('says permission denied on the socket for a user who may not open it, and doctor says how to fix that', async () => {
     // The rig's socket sits in a root-only dir: nobody's connect fails with EACCES.
-    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, 'bin/isulats', '-r', endpoint, 'pods'],
-        { cwd: REPO_ROOT, env: { ...process.env, HOME: dir }, timeout: 60_000 }, (e, _out, stderr) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }));
+    const asNobody = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, 'bin/isulats', '-r', endpoint, ...args],
+        { cwd: REPO_ROOT, env: { ...process.env, HOME: dir }, timeout: 60_000 }, (e, stdout, stderr) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }));
     });
+    const socket = endpoint.replace(/^unix:\/\//, '');
+    const r = await asNobody(['pods']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`isulats: permission denied on ${endpoint.replace(/^unix:\/\//, '')}\n`);
+    expect(r.stderr).toBe(`isulats: permission denied on ${socket}\n`);
+    const doctor = await asNobody(['doctor', '-o', 'json']);
+    const endpointCheck = (JSON.parse(doctor.stdout) as { checks?: Array<{ id: string; fix?: string }> } | Array<{ id: string; fix?: string }>);
+    const checks = Array.isArray(endpointCheck) ? endpointCheck : endpointCheck.checks ?? [];
+    expect(checks.find((c) => c.id === 'endpoint')?.fix).toBe(`run as root, or as a user allowed to write to the socket (its group: ls -l ${socket})`);
   });
 
   it('shows each request and response body with -D, as crictl does', async () => {
