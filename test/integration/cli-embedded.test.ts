@@ -75,7 +75,7 @@ describe('embedded CLI', () => {
       expect(again.stderr).toMatch(/^isulats: run: the name "named-web" is already in use by pod [0-9a-f]{64}: .+\n$/);
       expect((await ok(['pods', '-q', '--name', '^named-web$'])).trim().split('\n')).toHaveLength(1);
     } finally {
-      await ok(['rmp', '-f', 'named-web']);
+      await cli(['rmp', '-f', 'named-web']);
       // isula form's pods log under /var/log/pods, as kubelet's; kubelet would remove the dir.
       for (const d of await readdir('/var/log/pods').catch(() => [] as string[])) if (d.startsWith('default_named-web_')) await rm(join('/var/log/pods', d), { recursive: true, force: true });
     }
@@ -192,8 +192,9 @@ describe('embedded CLI', () => {
   });
 
   it('keeps the built-in pause image on rmi --prune, as containerd keeps its pinned sandbox image', async () => {
+    // A pod with a pause makes the image (once per engine).
+    await ok(['run', '--rm', 'local/busybox:test', 'true']);
     await ok(['rmp', '-a', '-f']);
-    // The pods above made it.
     const pinned = (JSON.parse(await ok(['images', '-o', 'json'])) as { images: Array<{ repoTags: string[]; pinned: boolean }> }).images.filter((i) => i.pinned);
     expect(pinned.map((i) => i.repoTags)).toEqual([['docker.io/isulats/pause:3.9']]);
     await ok(['rmi', '--prune']);
