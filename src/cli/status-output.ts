@@ -33,7 +33,9 @@ function orderBy(ns: Record<string, TypeDef>, typeName: string, value: unknown):
     if (!(name in obj)) continue;
     const v = obj[name];
     const isMessage = Boolean(lookupType(ns, def.type)?.fields);
-    if (!isMessage || v === null || v === undefined) out[name] = v;
+    // Upstream's Signal values are unprefixed (RUNTIME_DEFAULT, SIGTERM); our proto scopes them as SIGNAL_*.
+    if (def.type === 'Signal' && typeof v === 'string') out[name] = v.replace(/^SIGNAL_/, '');
+    else if (!isMessage || v === null || v === undefined) out[name] = v;
     else if (def.keyType) out[name] = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, orderBy(ns, def.type, x)]));
     else if (Array.isArray(v)) out[name] = v.map((x) => orderBy(ns, def.type, x));
     else out[name] = orderBy(ns, def.type, v);
@@ -89,8 +91,6 @@ export async function podStatusDoc(status: cri.PodSandboxStatus): Promise<Record
 /** crictl's container status JSON: createdAt always, startedAt once started, finishedAt once exited. */
 export async function containerStatusDoc(status: cri.ContainerStatus): Promise<Record<string, unknown>> {
   const doc = toPlain(await protoOrdered('ContainerStatus', status)) as Record<string, unknown>;
-  // Upstream's Signal values are unprefixed (RUNTIME_DEFAULT, SIGTERM); our proto scopes them as SIGNAL_*.
-  if (typeof doc.stopSignal === 'string') doc.stopSignal = doc.stopSignal.replace(/^SIGNAL_/, '');
   doc.createdAt = rfc3339Nano(status.createdAt || '0');
   const started = status.state !== 'CONTAINER_CREATED';
   const finished = status.state === 'CONTAINER_EXITED' || (status.state === 'CONTAINER_UNKNOWN' && BigInt(status.finishedAt || '0') > 0n);

@@ -7,6 +7,7 @@ import { adminExtras } from './admin-client.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { grpcTarget } from './endpoint.js';
 import { rpcDeadline } from '../util/timer-delay.js';
+import { debugJson } from './debug-json.js';
 
 type ApiVersion = 'v1' | 'v1alpha2';
 type ServiceName = 'RuntimeService' | 'ImageService';
@@ -178,13 +179,6 @@ export class RemoteBackend implements CriBackend {
   async close(): Promise<void> {
     for (const ch of Object.values(this.channels)) for (const c of Object.values(ch.clients)) c?.close?.();
   }
-}
-
-/** A message as one line of JSON: int64 strings as they are, bytes as base64 (protobuf's JSON form). */
-function debugJson(message: unknown): string {
-  return JSON.stringify(message, (_key, value) =>
-    value && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data) ? Buffer.from(value.data).toString('base64') : value,
-  );
 }
 
 /**
