@@ -6,10 +6,18 @@ export function isBrokenPipe(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === 'EPIPE';
 }
 
-/** Makes EPIPE on `stream` end the process with code 0, quietly; other errors stay fatal. */
-export function exitQuietlyOnBrokenPipe(stream: NodeJS.WritableStream = process.stdout, exit: (code: number) => void = process.exit): void {
-  stream.on('error', (err: unknown) => {
+/**
+ * Makes EPIPE on `stream` end the process with code 0, quietly; other errors stay fatal. A
+ * command that listens for the stream's errors itself (debug, which must remove its container
+ * first) owns them. Returns the undo, for the daemon: its log on stdout going away must not
+ * end it with a success that a supervisor would not restart.
+ */
+export function exitQuietlyOnBrokenPipe(stream: NodeJS.WritableStream = process.stdout, exit: (code: number) => void = process.exit): () => void {
+  const onError = (err: unknown) => {
+    if (stream.listenerCount('error') > 1) return;
     if (!isBrokenPipe(err)) throw err;
     exit(0);
-  });
+  };
+  stream.on('error', onError);
+  return () => void stream.off('error', onError);
 }

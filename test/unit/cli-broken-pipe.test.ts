@@ -20,6 +20,19 @@ describe('exitQuietlyOnBrokenPipe', () => {
     expect(() => out.emit('error', errno('EIO'))).toThrow('write EIO');
   });
 
+  it('leaves the error to a command that listens for it, and can be undone', () => {
+    const out = new PassThrough();
+    const codes: number[] = [];
+    const undo = exitQuietlyOnBrokenPipe(out, (code) => codes.push(code));
+    const own = () => undefined;
+    out.on('error', own);
+    out.emit('error', errno('EPIPE'));
+    expect(codes).toEqual([]);
+    out.off('error', own);
+    undo();
+    expect(out.listenerCount('error')).toBe(0);
+  });
+
   it('tells EPIPE from other errors and non-errors', () => {
     expect(isBrokenPipe(errno('EPIPE'))).toBe(true);
     expect(isBrokenPipe(errno('ECONNRESET'))).toBe(false);
