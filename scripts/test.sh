@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # The foundation's remote-mode CLI suite: every verb through a CRI socket.
 CLI_SUITE=(test/integration/cli-pods.test.ts test/integration/cli-containers.test.ts
-  test/integration/cli-images.test.ts test/integration/cli-system.test.ts)
+  test/integration/cli-images.test.ts test/integration/cli-system.test.ts test/integration/cli-operator.test.ts)
 
 reports=()
 trap 'rm -f "${reports[@]}"' EXIT

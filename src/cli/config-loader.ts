@@ -134,9 +134,12 @@ function typedScalar(enumType: TypeDef | undefined, type: string, v: unknown, pa
   }
   switch (type) {
     case 'string':
-    case 'bytes':
       if (typeof v !== 'string') throw refuse('a string');
       return v;
+    case 'bytes':
+      // crictl's Go structs hold these as strings (env values): their UTF-8 bytes, never base64.
+      if (typeof v !== 'string') throw refuse('a string');
+      return Buffer.from(v, 'utf8');
     case 'bool':
       if (typeof v !== 'boolean') throw refuse('true or false');
       return v;

@@ -95,8 +95,15 @@ export function containerStateText(state: string): string {
 
 export const POD_NAME_LABEL = 'io.kubernetes.pod.name';
 
+export const POD_NAMESPACE_LABEL = 'io.kubernetes.pod.namespace';
+
 export function podNameFromLabels(labels: Record<string, string> | undefined): string {
   return labels?.[POD_NAME_LABEL] ?? 'unknown';
+}
+
+/** crictl 1.34's NAMESPACE column (and `Namespace:` line): kubelet's label on the container. */
+export function podNamespaceFromLabels(labels: Record<string, string> | undefined): string {
+  return labels?.[POD_NAMESPACE_LABEL] ?? 'unknown';
 }
 
 /** Sorted keys, as crictl prints label and annotation maps. */

@@ -27,6 +27,16 @@ export const GLOBAL_FLAGS: GlobalFlagSpec[] = [
   { name: 'registry-config-dir', takesValue: true, description: "Directory of per-registry hosts.toml files (containerd's format)" },
 ];
 
+/** The GLOBAL FLAGS section of the top-level help (crictl's GLOBAL OPTIONS), by the names users type. */
+export function globalFlagsHelp(): string {
+  const rows = GLOBAL_FLAGS.map((g) => {
+    const name = g.aliases?.[0] ?? g.name;
+    return [`${g.char ? `-${g.char}, ` : '    '}--${name}${g.takesValue ? '=<value>' : ''}`, g.description];
+  });
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return `GLOBAL FLAGS\n${rows.map(([left, text]) => `  ${left.padEnd(width)}  ${text}`).join('\n')}\n`;
+}
+
 /** Global flag definitions for one command, yielding short chars and long names the command uses itself. */
 export function globalFlagsFor(commandFlags: FlagInput<any>): FlagInput<any> {
   const ownChars = new Set<string>();

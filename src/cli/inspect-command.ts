@@ -1,10 +1,10 @@
 // The shape shared by `inspect` and `inspectp`: resolve each ID, ask for its
-// verbose status, print it as crictl does (JSON {status, info} by default,
+// verbose status, print it as crictl 1.34 does (JSON {info, status} by default,
 // YAML, a Go template, or crictl's plain table).
 import * as Flags from '@oclif/core/flags';
 import { defineCommand, type CommandSpec } from './spec.js';
 import { UsageError } from './errors.js';
-import { inspectOutputFormat, renderCrictl, statusInfoDoc } from './status-output.js';
+import { inspectOutputFormat, renderStatusDoc, statusDocs, statusInfoDoc } from './status-output.js';
 import type { CriBackend } from '../client/backend.js';
 
 export interface InspectKind<R extends { info: Record<string, string> }> {
@@ -35,6 +35,8 @@ export function inspectCommand<R extends { info: Record<string, string> }>(kind:
       const output = inspectOutputFormat(ctx.flags.output);
       const verbose = !ctx.flags.quiet;
       const backend = await ctx.backend();
+      // As crictl 1.34: tables as they come; documents all at the end, several as one array.
+      const docs: Record<string, unknown>[] = [];
       for (const input of ids) {
         try {
           const id = await kind.resolve(backend, input);
@@ -42,11 +44,12 @@ export function inspectCommand<R extends { info: Record<string, string> }>(kind:
           const doc = await kind.doc(r);
           if (!doc) throw new Error('the runtime returned no status');
           if (output === 'table') ctx.print(kind.table(r, verbose));
-          else ctx.print(await renderCrictl(statusInfoDoc(doc, r.info), output, ctx.flags.template));
+          else docs.push(statusInfoDoc(doc, r.info));
         } catch (err) {
           throw new Error(`${kind.errorPrefix(input)}: ${(err as Error).message}`, { cause: err });
         }
       }
+      if (output !== 'table') ctx.print(await renderStatusDoc(statusDocs(docs), output, ctx.flags.template));
     },
   });
 }

@@ -6,15 +6,19 @@ import { hoistGlobalFlags, globalFlagsFor } from './global-flags.js';
 import { findCommand } from './registry.js';
 import { makeContext } from './context.js';
 import { formatError, exitCodeFor } from './errors.js';
+import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './broken-pipe.js';
 import type { CommandSpec } from './spec.js';
 
 export const VERSION = '0.1.0';
 
 export async function main(argv: string[]): Promise<void> {
   let code = 0;
+  const keepBrokenPipeFatal = exitQuietlyOnBrokenPipe();
   try {
-    code = await dispatch(argv);
+    code = await dispatch(argv, keepBrokenPipeFatal);
   } catch (err) {
+    // A command that saw the EPIPE of its own write first (a write callback) ends as the event does.
+    if (isBrokenPipe(err)) process.exit(0);
     const msg = formatError(err);
     if (msg) process.stderr.write(`isulats: ${msg}\n`);
     code = exitCodeFor(err);
@@ -23,7 +27,7 @@ export async function main(argv: string[]): Promise<void> {
   process.exit(code);
 }
 
-async function dispatch(argv: string[]): Promise<number> {
+async function dispatch(argv: string[], keepBrokenPipeFatal: () => void): Promise<number> {
   const { globals, rest } = hoistGlobalFlags(argv);
   if (rest.length === 0 || rest[0] === '--help' || rest[0] === '-h' || rest[0] === 'help') {
     return showHelp(rest[0] === 'help' ? rest.slice(1) : []);
@@ -39,6 +43,7 @@ async function dispatch(argv: string[]): Promise<number> {
     if (Object.keys(COMMANDS).some((id) => id.startsWith(`${rest[0]} `))) return showHelp([rest[0]]);
     throw new Error(`unknown command "${rest[0]}" (see isulats --help)`);
   }
+  if (found.id === 'daemon') keepBrokenPipeFatal();
   const spec = (await COMMANDS[found.id]()).default;
   const cmdArgv = found.rest;
   const dashdash = cmdArgv.indexOf('--');

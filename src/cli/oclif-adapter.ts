@@ -4,7 +4,7 @@
 import { repoRoot } from '../util/repo-root.js';
 import { Command, Config, Help } from '@oclif/core';
 import { COMMANDS } from './registry.js';
-import { globalFlagsFor } from './global-flags.js';
+import { globalFlagsFor, globalFlagsHelp } from './global-flags.js';
 import type { CommandSpec } from './spec.js';
 
 
@@ -78,4 +78,6 @@ export async function runOclifHelp(topic: string[]): Promise<void> {
   const config = await loadOclifConfig();
   const help = new Help(config, { stripAnsi: !process.stdout.isTTY });
   await help.showHelp(topic);
+  // oclif's root help lists commands only: the flags every command takes go after them.
+  if (topic.length === 0) console.log(`\n${globalFlagsHelp().trimEnd()}`);
 }

@@ -5,8 +5,9 @@
 // yaml.v2 does for timestamps and yes/no/on/off) followed by a blank
 // line (crictl's Println after YAML that already ends in "\n"); a go-template
 // is executed over the JSON document and followed by a newline.
-// inspect/inspectp print {"status": <status with times as RFC 3339>, <info
-// key>: <info value parsed as JSON when it is JSON>...} with info keys sorted.
+// inspect/inspectp/inspecti/info print crictl 1.34's {"info"..., "status"} document:
+// Go maps all the way down, so every level's keys are sorted (a run of several IDs is
+// one array of them); info values that are JSON objects are parsed, others are strings.
 import type * as cri from '../api/cri.js';
 import { toPlain } from './output/format.js';
 import { rfc3339Nano, GO_ZERO_TIME_RFC3339 } from './filters.js';
@@ -32,7 +33,9 @@ function orderBy(ns: Record<string, TypeDef>, typeName: string, value: unknown):
     if (!(name in obj)) continue;
     const v = obj[name];
     const isMessage = Boolean(lookupType(ns, def.type)?.fields);
-    if (!isMessage || v === null || v === undefined) out[name] = v;
+    // Upstream's Signal values are unprefixed (RUNTIME_DEFAULT, SIGTERM); our proto scopes them as SIGNAL_*.
+    if (def.type === 'Signal' && typeof v === 'string') out[name] = v.replace(/^SIGNAL_/, '');
+    else if (!isMessage || v === null || v === undefined) out[name] = v;
     else if (def.keyType) out[name] = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, orderBy(ns, def.type, x)]));
     else if (Array.isArray(v)) out[name] = v.map((x) => orderBy(ns, def.type, x));
     else out[name] = orderBy(ns, def.type, v);
@@ -42,7 +45,7 @@ function orderBy(ns: Record<string, TypeDef>, typeName: string, value: unknown):
 
 export type StructuredFormat = 'json' | 'yaml' | 'go-template';
 
-function sortKeysDeep(v: unknown): unknown {
+export function sortKeysDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeysDeep);
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
@@ -59,6 +62,19 @@ export async function renderCrictlYaml(doc: unknown): Promise<string> {
 
 export async function renderCrictl(doc: unknown, format: StructuredFormat, template?: string): Promise<string> {
   if (format === 'json') return `${JSON.stringify(toPlain(doc), null, 2)}\n`;
+  return renderStructuredDoc(doc, format, template);
+}
+
+/**
+ * A status document (statusInfoDoc) as crictl 1.34 prints it: its JSON went through Go's
+ * json.Marshal, which escapes <, > and & in strings (only strings can hold them in JSON text).
+ */
+export async function renderStatusDoc(doc: unknown, format: StructuredFormat, template?: string): Promise<string> {
+  if (format === 'json') return `${JSON.stringify(toPlain(doc), null, 2).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)}\n`;
+  return renderStructuredDoc(doc, format, template);
+}
+
+async function renderStructuredDoc(doc: unknown, format: StructuredFormat, template?: string): Promise<string> {
   if (format === 'yaml') return renderCrictlYaml(doc);
   if (template === undefined) throw invalidArgument('--template is required with --output go-template');
   const { renderGoTemplate } = await import('./output/go-template.js');
@@ -83,25 +99,29 @@ export async function containerStatusDoc(status: cri.ContainerStatus): Promise<R
   return doc;
 }
 
-/** {"status": ..., then the info map's keys sorted, each value parsed as JSON when it is JSON}. */
-export function statusInfoDoc(status: Record<string, unknown>, info: Record<string, string> | undefined): Record<string, unknown> {
-  const doc: Record<string, unknown> = { status };
-  for (const k of Object.keys(info ?? {}).sort()) {
-    const raw = info![k];
-    try {
-      doc[k] = JSON.parse(raw);
-    } catch {
-      doc[k] = raw;
+/**
+ * crictl 1.34's document for one status: {status, each info key}, every level's keys sorted; an
+ * info value starting with "{" is parsed as JSON, any other stays a string without its quotes.
+ */
+export function statusInfoDoc(status: Record<string, unknown>, info: Record<string, string> | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const doc: Record<string, unknown> = { status, ...extra };
+  for (const [k, raw] of Object.entries(info ?? {})) {
+    let value: unknown = raw.replace(/^"+|"+$/g, '');
+    if (raw.startsWith('{')) {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        // crictl refuses such a document; the text itself is more use to whoever reads it.
+      }
     }
+    doc[k] = value;
   }
-  return doc;
+  return sortKeysDeep(toPlain(doc)) as Record<string, unknown>;
 }
 
-/** Several inspect results: one document each, as crictl prints them one after another. */
-export async function renderStatusDocs(docs: Record<string, unknown>[], format: StructuredFormat, template?: string): Promise<string> {
-  const parts: string[] = [];
-  for (const d of docs) parts.push(await renderCrictl(d, format, template));
-  return parts.join('');
+/** Several statuses are one JSON array in crictl 1.34; one is the document alone. */
+export function statusDocs(docs: Record<string, unknown>[]): unknown {
+  return docs.length === 1 ? docs[0] : docs;
 }
 
 /** Go's fmt %v of a map[string]string: "map[k1:v1 k2:v2]" with sorted keys. */

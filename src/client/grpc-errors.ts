@@ -32,7 +32,16 @@ export interface GrpcLikeError {
 export function fromGrpcError(err: GrpcLikeError, target: string): IsulatsError {
   const kind = (err.code !== undefined && CODE_TO_KIND[err.code]) || 'internal';
   let text = err.details || err.message || 'unknown error';
+  // grpc-js words a refused connect as its own internals ("... Resolution note: "): the cause is the one line.
+  if (kind === 'unavailable' && /\bEACCES\b/.test(text)) return new IsulatsError(kind, `permission denied on ${socketPath(target)}`, { cause: err });
   if (kind === 'unavailable') text = `cannot connect to ${target}: ${text}`;
-  if (kind === 'deadline-exceeded' && /Deadline exceeded/i.test(text)) text = `no answer from ${target} within the timeout (${text})`;
+  // Only grpc-js's own deadline ("Deadline exceeded after 2.001s") is the client's; a runtime's
+  // DeadlineExceeded (an ExecSync timeout: "... context deadline exceeded") keeps its own words.
+  if (kind === 'deadline-exceeded' && /^Deadline exceeded\b/.test(text)) text = `no answer from ${target} within the timeout (${text})`;
   return new IsulatsError(kind, text, { cause: err });
+}
+
+/** The socket file of a unix endpoint (unix:///run/x.sock, unix:/run/x.sock, /run/x.sock); other targets as given. */
+export function socketPath(target: string): string {
+  return target.replace(/^unix:(\/\/)?/, '');
 }

@@ -7,6 +7,7 @@ import { adminExtras } from './admin-client.js';
 import { fromGrpcError } from './grpc-errors.js';
 import { grpcTarget } from './endpoint.js';
 import { rpcDeadline } from '../util/timer-delay.js';
+import { debugJson } from './debug-json.js';
 
 type ApiVersion = 'v1' | 'v1alpha2';
 type ServiceName = 'RuntimeService' | 'ImageService';
@@ -76,6 +77,8 @@ export class RemoteBackend implements CriBackend {
       const client = await this.client(service, version);
       if (typeof client[method] !== 'function') throw fromGrpcError({ code: 12, details: `${method} is not part of CRI ${version}` }, ch.endpoint);
       const body = version === 'v1' ? req : await convert('to', client, method, req);
+      // As crictl -D: each request and response, as JSON of the message.
+      this.opts.debug?.(`${method}Request: ${debugJson(body)}`);
       try {
         signal?.throwIfAborted();
         const res = await new Promise<any>((resolve, reject) => {
@@ -89,6 +92,7 @@ export class RemoteBackend implements CriBackend {
           });
           signal?.addEventListener('abort', onAbort, { once: true });
         });
+        this.opts.debug?.(`${method}Response: ${debugJson(res)}`);
         if (!ch.version) this.opts.debug?.(`using CRI ${version} for ${service} at ${ch.endpoint}`);
         ch.version = version;
         return version === 'v1' ? res : await convert('from', client, method, res);
@@ -108,7 +112,7 @@ export class RemoteBackend implements CriBackend {
   removePodSandbox(req: cri.RemovePodSandboxRequestIn) { return this.call('RuntimeService', 'RemovePodSandbox', req); }
   podSandboxStatus(req: cri.PodSandboxStatusRequestIn) { return this.call('RuntimeService', 'PodSandboxStatus', req); }
   listPodSandbox(req: cri.ListPodSandboxRequestIn) { return this.call('RuntimeService', 'ListPodSandbox', req); }
-  createContainer(req: cri.CreateContainerRequestIn) { return this.call('RuntimeService', 'CreateContainer', req); }
+  createContainer(req: cri.CreateContainerRequestIn) { return this.call('RuntimeService', 'CreateContainer', utf8Envs(req)); }
   startContainer(req: cri.StartContainerRequestIn) { return this.call('RuntimeService', 'StartContainer', req); }
   stopContainer(req: cri.StopContainerRequestIn) { return this.call('RuntimeService', 'StopContainer', req); }
   removeContainer(req: cri.RemoveContainerRequestIn) { return this.call('RuntimeService', 'RemoveContainer', req); }
@@ -175,6 +179,17 @@ export class RemoteBackend implements CriBackend {
   async close(): Promise<void> {
     for (const ch of Object.values(this.channels)) for (const c of Object.values(ch.clients)) c?.close?.();
   }
+}
+
+/**
+ * KeyValue.value is bytes in runtime.v1 and the loader would read a string given there as base64
+ * (`FOO=bar` arriving as "m\xef\xbf\xbd"): a caller's string is its UTF-8 bytes, as on the wire.
+ */
+function utf8Envs(req: cri.CreateContainerRequestIn): cri.CreateContainerRequestIn {
+  const envs = req.config?.envs;
+  if (!envs?.some((kv) => typeof kv.value === 'string')) return req;
+  const fixed = envs.map((kv) => (typeof kv.value === 'string' ? { ...kv, value: Buffer.from(kv.value, 'utf8') } : kv));
+  return { ...req, config: { ...req.config, envs: fixed } };
 }
 
 async function convert(direction: 'to' | 'from', client: any, method: string, obj: any): Promise<any> {

@@ -20,6 +20,7 @@ export default defineCommand({
     'websocket-server-listening-port': Flags.string({ summary: 'Port of the exec/attach/port-forward streaming server on 127.0.0.1 (default 10350)' }),
     'log-level': Flags.string({ summary: 'fatal, alert, crit, error, warn, notice, info, debug or trace (default info)' }),
     pidfile: Flags.string({ summary: 'Pid file, also the single-instance lock (default /var/run/isulats.pid)' }),
+    'cni-conf-dir': Flags.string({ summary: 'CNI network config directory (default $ISULATS_CNI_CONF_DIR, else daemon.json: cni-conf-dir, else /etc/cni/net.d)' }),
     'metrics-address': Flags.string({ summary: 'Serve Prometheus metrics at http://HOST:PORT/metrics (daemon.json: metrics-address; off by default)' }),
     'enable-nri': Flags.boolean({ summary: 'Enable NRI (daemon.json: nri-support)' }),
     'nri-socket': Flags.string({ summary: 'NRI socket for external plugins (default /var/run/nri/nri.sock)' }),
@@ -52,6 +53,8 @@ export default defineCommand({
         logLevel: ctx.flags['log-level'] ?? (ctx.globals.debug ? 'debug' : undefined),
         pidfile: ctx.flags.pidfile,
         metricsAddress: ctx.flags['metrics-address'],
+        // The embedded CLI's variable too, so that one export serves the CLI and the daemon alike.
+        cniConfDir: ctx.flags['cni-conf-dir'] ?? (process.env.ISULATS_CNI_CONF_DIR || undefined),
       },
       nriFlags,
       backendEndpoint: ctx.flags['backend-endpoint'],

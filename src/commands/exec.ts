@@ -4,6 +4,7 @@ import { defineCommand } from '../cli/spec.js';
 import { UsageError, ExitCodeError } from '../cli/errors.js';
 import { resolveContainerId } from '../cli/resolve-id.js';
 import { runStreamSession } from '../cli/stream-session.js';
+import { isKind } from '../runtime/errors.js';
 
 export default defineCommand({
   summary: 'Run a command in a running container',
@@ -34,7 +35,10 @@ export default defineCommand({
       try {
         r = await backend.execSync({ containerId, cmd, timeout: String(ctx.flags.timeout ?? 0) });
       } catch (err) {
-        throw new Error(`execing command in container synchronously: ${(err as Error).message}`, { cause: err });
+        // The runtime's DeadlineExceeded is the command's --timeout running out, not the socket's.
+        const timeout = Number(ctx.flags.timeout ?? 0);
+        const why = timeout > 0 && isKind(err, 'deadline-exceeded') ? `the command timed out after ${timeout}s (${(err as Error).message})` : (err as Error).message;
+        throw new Error(`execing command in container synchronously: ${why}`, { cause: err });
       }
       // crictl prints both outputs with Println on success; on failure the remote stderr goes to stderr.
       ctx.print(`${r.stdout.toString()}\n`);

@@ -11,7 +11,7 @@ export default defineCommand({
     template: Flags.string({ summary: 'The template string is only used when output is go-template; The Template format is golang template' }),
   },
   async run(ctx) {
-    const { inspectOutputFormat, renderCrictl, protoOrdered } = await import('../cli/status-output.js');
+    const { inspectOutputFormat, renderStatusDoc, statusInfoDoc, protoOrdered } = await import('../cli/status-output.js');
     const output = inspectOutputFormat(ctx.flags.output);
     const backend = await ctx.backend();
     let r: ImageFsInfoResponse;
@@ -24,7 +24,7 @@ export default defineCommand({
       ctx.print(fsInfoTable(r));
       return;
     }
-    ctx.print(await renderCrictl({ status: toPlain(await protoOrdered('ImageFsInfoResponse', r)) }, output, ctx.flags.template));
+    ctx.print(await renderStatusDoc(statusInfoDoc(toPlain(await protoOrdered('ImageFsInfoResponse', r)) as Record<string, unknown>, {}), output, ctx.flags.template));
   },
 });
 

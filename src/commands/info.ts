@@ -18,14 +18,15 @@ export default defineCommand({
     } catch (err) {
       throw new Error(`getting status of runtime: ${(err as Error).message}`);
     }
-    const { renderCrictl, statusInfoDoc, protoOrdered } = await import('../cli/status-output.js');
-    const doc = statusInfoDoc(toPlain(await protoOrdered('RuntimeStatus', r.status)) as Record<string, unknown>, r.info);
+    const { renderStatusDoc, statusInfoDoc, protoOrdered } = await import('../cli/status-output.js');
+    const extra: Record<string, unknown> = {};
     // An isulats daemon also tells its own config and conditions (a foreign runtime: nothing more).
     if (backend.kind === 'remote' && !ctx.flags.quiet) {
       const { adminInfo } = await import('../client/admin-client.js');
       const daemon = await adminInfo(backend.target, ctx.globals.timeoutMs).catch(() => undefined);
-      if (daemon) doc.daemon = daemon;
+      if (daemon) extra.daemon = daemon;
     }
-    ctx.print(await renderCrictl(doc, ctx.flags.output, ctx.flags.template));
+    const doc = statusInfoDoc(toPlain(await protoOrdered('RuntimeStatus', r.status)) as Record<string, unknown>, r.info, extra);
+    ctx.print(await renderStatusDoc(doc, ctx.flags.output, ctx.flags.template));
   },
 });

@@ -17,9 +17,10 @@ export default defineCommand({
     const ids = ctx.argv;
     if (ids.length === 0) throw new Error('image ID cannot be empty (usage: inspecti IMAGE-ID [IMAGE-ID...])');
     const verbose = !ctx.flags.quiet;
-    const { inspectOutputFormat, renderCrictl, statusInfoDoc, goMapString, protoOrdered } = await import('../cli/status-output.js');
+    const { inspectOutputFormat, renderStatusDoc, statusDocs, statusInfoDoc, goMapString, protoOrdered } = await import('../cli/status-output.js');
     const output = inspectOutputFormat(ctx.flags.output);
     const backend = await ctx.backend();
+    const docs: Record<string, unknown>[] = [];
     for (const id of ids) {
       let r: ImageStatusResponse;
       try {
@@ -32,8 +33,10 @@ export default defineCommand({
         ctx.print(imageStatusTable(r) + (verbose ? `Info: ${goMapString(r.info)}\n` : ''));
         continue;
       }
-      ctx.print(await renderCrictl(statusInfoDoc(toPlain(await protoOrdered('Image', r.image)) as Record<string, unknown>, r.info), output, ctx.flags.template));
+      docs.push(statusInfoDoc(toPlain(await protoOrdered('Image', r.image)) as Record<string, unknown>, r.info));
     }
+    // As crictl 1.34: several images are one array.
+    if (docs.length && output !== 'table') ctx.print(await renderStatusDoc(statusDocs(docs), output, ctx.flags.template));
   },
 });
 

@@ -35,7 +35,7 @@ export default defineCommand({
     } catch (err) {
       throw new Error(`port forward: ${(err as Error).message}`, { cause: err });
     }
-    for (const p of session.ports) ctx.print(`Forwarding from ${p.address}:${p.localPort} -> ${p.remotePort}\n`);
+    for (const p of session.ports) ctx.print(`Forwarding from ${p.address.includes(':') ? `[${p.address}]` : p.address}:${p.localPort} -> ${p.remotePort}\n`);
     // Runs until Ctrl-C (or SIGTERM), or until the server ends the session.
     const stop = () => void session.close();
     process.once('SIGINT', stop);

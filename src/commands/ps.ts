@@ -10,6 +10,7 @@ import {
   newestFirst,
   parseLabels,
   podNameFromLabels,
+  podNamespaceFromLabels,
   truncateId,
   truncateImage,
 } from '../cli/filters.js';
@@ -84,9 +85,10 @@ export default defineCommand({
         String(c.metadata?.attempt ?? 0),
         f['no-trunc'] ? c.podSandboxId : truncateId(c.podSandboxId),
         podNameFromLabels(c.labels),
+        podNamespaceFromLabels(c.labels),
       ]);
     }
-    ctx.print(table(['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD'], rows));
+    ctx.print(table(['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE'], rows));
   },
 });
 
@@ -114,7 +116,7 @@ async function repoImage(backend: CriBackend, image: string): Promise<string> {
 }
 
 function verboseText(c: cri.Container): string {
-  let s = `ID: ${c.id}\nPodID: ${c.podSandboxId}\n`;
+  let s = `ID: ${c.id}\nPodID: ${c.podSandboxId}\nNamespace: ${podNamespaceFromLabels(c.labels)}\n`;
   if (c.metadata) {
     if (c.metadata.name) s += `Name: ${c.metadata.name}\n`;
     s += `Attempt: ${c.metadata.attempt}\n`;

@@ -2,6 +2,9 @@ import * as Flags from '@oclif/core/flags';
 import { defineCommand } from '../cli/spec.js';
 import { UsageError } from '../cli/errors.js';
 import { containerIdMatcher } from '../cli/resolve-id.js';
+import { aggregateErrors } from '../cli/filters.js';
+import type { CommandContext } from '../cli/context.js';
+import type { CriBackend } from '../client/backend.js';
 
 export default defineCommand({
   summary: 'Remove one or more containers',
@@ -20,42 +23,42 @@ export default defineCommand({
       throw new UsageError('rm needs at least one CONTAINER-ID, or --all');
     }
     const match = await containerIdMatcher(backend, inputs);
-    // As crictl: each failure is reported as it happens, every container is tried, then one final error.
-    let failed = false;
-    const report = (msg: string) => {
-      failed = true;
-      ctx.stderr.write(`isulats: ${msg}\n`);
-    };
+    // As crictl: every container is tried; the failures are reported together, in one line, at the end.
+    const errors: Error[] = [];
     for (const input of inputs) {
-      let id: string;
-      let state: string | undefined;
       try {
-        id = match(input);
-        state = (await backend.containerStatus({ containerId: id })).status?.state;
+        await removeOne(ctx, backend, match, input);
       } catch (err) {
-        report((err as Error).message);
-        continue;
-      }
-      if (state === 'CONTAINER_RUNNING') {
-        if (!ctx.flags.force) {
-          report(`container "${input}" is running, please stop it first`);
-          continue;
-        }
-        try {
-          await backend.stopContainer({ containerId: id, timeout: '0' });
-          ctx.print(`${input}\n`);
-        } catch (err) {
-          report(`stopping the container "${input}" failed: ${(err as Error).message}`);
-          continue;
-        }
-      }
-      try {
-        await backend.removeContainer({ containerId: id });
-        ctx.print(`${input}\n`);
-      } catch (err) {
-        report(`removing container "${input}" failed: ${(err as Error).message}`);
+        errors.push(err as Error);
       }
     }
-    if (failed) throw new Error('unable to remove container(s)');
+    const agg = aggregateErrors(errors);
+    if (agg) throw agg;
   },
 });
+
+async function removeOne(ctx: CommandContext, backend: CriBackend, match: (input: string) => string, input: string): Promise<void> {
+  let id: string;
+  let state: string | undefined;
+  try {
+    id = match(input);
+    state = (await backend.containerStatus({ containerId: id })).status?.state;
+  } catch (err) {
+    throw new Error(`getting container status "${input}": ${(err as Error).message}`);
+  }
+  if (state === 'CONTAINER_RUNNING') {
+    if (!ctx.flags.force) throw new Error(`container "${input}" is running, please stop it first`);
+    try {
+      await backend.stopContainer({ containerId: id, timeout: '0' });
+    } catch (err) {
+      throw new Error(`stopping the container "${input}": ${(err as Error).message}`);
+    }
+    ctx.print(`${input}\n`);
+  }
+  try {
+    await backend.removeContainer({ containerId: id });
+  } catch (err) {
+    throw new Error(`removing container "${input}": ${(err as Error).message}`);
+  }
+  ctx.print(`${input}\n`);
+}

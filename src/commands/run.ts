@@ -9,7 +9,7 @@ import { defineCommand } from '../cli/spec.js';
 import type { CommandContext } from '../cli/context.js';
 import { loadConfigFile } from '../cli/config-loader.js';
 import { runStreamSession } from '../cli/stream-session.js';
-import { invalidArgument } from '../runtime/errors.js';
+import { alreadyExists, invalidArgument } from '../runtime/errors.js';
 import { isDnsHostname } from '../runtime/sandbox/pod-hostname.js';
 import { pullAuth } from './create.js';
 import type * as cri from '../api/cri.js';
@@ -74,9 +74,11 @@ async function runImage(ctx: CommandContext, image: string, command: string[]): 
     labels,
     linux: {},
   };
+  // KeyValue.value is bytes in runtime.v1: a string there would be read as base64 on the wire.
   const envs = (f.env ?? []).map((e: string) => {
     const i = e.indexOf('=');
-    return i < 0 ? { key: e, value: process.env[e] ?? '' } : { key: e.slice(0, i), value: e.slice(i + 1) };
+    const [key, value] = i < 0 ? [e, process.env[e] ?? ''] : [e.slice(0, i), e.slice(i + 1)];
+    return { key, value: Buffer.from(value, 'utf8') };
   });
   const config: cri.ContainerConfigIn = {
     metadata: { name, attempt: 0 },
@@ -90,6 +92,7 @@ async function runImage(ctx: CommandContext, image: string, command: string[]): 
     linux: {},
   };
   const backend = await ctx.backend();
+  await refuseNameInUse(backend, name);
   if (!f['no-pull']) await pull(backend, image, ctx, sandboxConfig);
   const podId = (await backend.runPodSandbox({ config: sandboxConfig, runtimeHandler: f.runtime ?? '' })).podSandboxId;
   let containerId: string;
@@ -116,6 +119,17 @@ async function runImage(ctx: CommandContext, image: string, command: string[]): 
   return code;
 }
 
+/**
+ * As docker and isula: a name names one thing, since `exec web` or `logs web` resolve it. A pod or
+ * container already carrying it (in any state) refuses the run before anything is made.
+ */
+async function refuseNameInUse(backend: CriBackend, name: string): Promise<void> {
+  const pod = (await backend.listPodSandbox({})).items.find((p) => p.metadata?.name === name);
+  const ctr = pod ? undefined : (await backend.listContainers({})).containers.find((c) => c.metadata?.name === name);
+  const holder = pod ? `pod ${pod.id}` : ctr ? `container ${ctr.id}` : '';
+  if (holder) throw alreadyExists(`run: the name "${name}" is already in use by ${holder}: remove it first, or choose another --name`);
+}
+
 /** Without -i: print the container's output as it comes (its log file) and return its exit code (also used by `debug`). */
 export async function followUntilExit(ctx: CommandContext, backend: CriBackend, containerId: string): Promise<number> {
   const { readLogs } = await import('../cli/log-reader.js');
@@ -139,7 +153,13 @@ async function pull(backend: CriBackend, image: string, ctx: CommandContext, san
   if (!image) throw invalidArgument('run: the container config has no image');
   const have = await backend.imageStatus({ image: { image } }).catch(() => undefined);
   if (have?.image && !ctx.flags['with-pull']) return;
-  await backend.pullImage({ image: { image }, auth: pullAuth(ctx.flags.creds, ctx.flags.auth), sandboxConfig });
+  try {
+    await backend.pullImage({ image: { image }, auth: pullAuth(ctx.flags.creds, ctx.flags.auth), sandboxConfig });
+  } catch (err) {
+    // A bare "getaddrinfo ENOTFOUND registry-1.docker.io" hides that the image was looked for here first.
+    if (have?.image) throw err;
+    throw new Error(`image "${image}" is not present locally, and pulling it failed: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 async function createAndStart(backend: CriBackend, podSandboxId: string, config: cri.ContainerConfigIn, sandboxConfig: cri.PodSandboxConfigIn): Promise<string> {

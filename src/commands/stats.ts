@@ -40,7 +40,7 @@ export default defineCommand({
       }
       await sleep(ctx.flags.seconds * 1000);
       const second = await list();
-      return table(['CONTAINER', 'NAME', 'CPU %', 'MEM', 'DISK', 'INODES'], containerStatsRows(first, second, ctx.flags.all));
+      return table(['CONTAINER', 'NAME', 'CPU %', 'MEM', 'DISK', 'INODES', 'SWAP'], containerStatsRows(first, second, ctx.flags.all));
     };
     try {
       await displayLoop(ctx, once, ctx.flags.watch, output === 'table');
@@ -100,6 +100,7 @@ export function containerStatsRows(first: ContainerStats[], second: ContainerSta
       humanSize(Number(mem), 4),
       humanSize(Number(u64(s.writableLayer?.usedBytes)), 4),
       u64(s.writableLayer?.inodesUsed).toString(),
+      humanSize(Number(u64(s.swap?.swapUsageBytes)), 4),
     ]);
   }
   return rows;

@@ -1,6 +1,7 @@
 import { defineCommand } from '../cli/spec.js';
 import { UsageError } from '../cli/errors.js';
-import { resolvePodId } from '../cli/resolve-id.js';
+import { resolveOrAsTyped, resolvePodId } from '../cli/resolve-id.js';
+import { isKind } from '../runtime/errors.js';
 
 export default defineCommand({
   summary: 'Stop one or more running pods',
@@ -13,10 +14,11 @@ export default defineCommand({
     // As crictl: stop in order, the first failure ends the command.
     for (const input of inputs) {
       try {
-        const id = await resolvePodId(backend, input);
+        const id = await resolveOrAsTyped(resolvePodId, backend, input);
         await backend.stopPodSandbox({ podSandboxId: id });
       } catch (err) {
-        throw new Error(`stopping the pod sandbox "${input}": ${(err as Error).message}`, { cause: err });
+        if (!isKind(err, 'not-found')) throw new Error(`stopping the pod sandbox "${input}": ${(err as Error).message}`, { cause: err });
+        // Gone is stopped (CRI: StopPodSandbox is idempotent): containerd 1.7 and ours say so, 1.6 answers NotFound.
       }
       ctx.print(`Stopped sandbox ${input}\n`);
     }

@@ -81,6 +81,7 @@ export class Engine implements RuntimeApi, ImageApi {
       registryMirrors: options.registryMirrors,
       insecureRegistries: options.insecureRegistries,
       authFile: options.authFile,
+      pinnedImages: [options.pauseImage ?? DEFAULT_PAUSE_IMAGE],
       warn: (m) => (options.warn ?? ((w: string) => process.emitWarning(w, { code: 'ISULATS_ENGINE' })))(m),
     });
     const snapshots = await OverlaySnapshotter.open({ root: options.root, state: options.state, images });

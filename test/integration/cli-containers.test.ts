@@ -62,7 +62,7 @@ describe('container lifecycle', () => {
     const all = await cli(['ps', '-a', '--pod', podId]);
     const lines = all.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    for (const col of ['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD']) expect(lines[0]).toContain(col);
+    for (const col of ['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE']) expect(lines[0]).toContain(col);
     expect(lines[1]).toContain('Created');
   });
 
@@ -75,13 +75,14 @@ describe('container lifecycle', () => {
   it('lists running containers as a crictl table', async () => {
     const r = await cli(['ps', '--pod', podId.slice(0, 10)]);
     const lines = r.stdout.trimEnd().split('\n');
-    const names = ['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD'];
-    const starts = names.map((n) => (n === 'POD' ? lines[0].lastIndexOf(n) : lines[0].indexOf(n)));
+    // crictl 1.34's columns, NAMESPACE last.
+    const names = ['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE'];
+    const starts = names.map((n) => (n === 'POD' ? lines[0].lastIndexOf(`${n} `) : lines[0].indexOf(n)));
     const cells = starts.map((s, i) => lines[1].slice(s, starts[i + 1] ?? undefined).trim());
     expect(cells[0]).toBe(box.slice(0, 13));
     // containerd 1.6 reports the image as referenced (a digest would lose "sha256:" and be cut to 13).
     expect(cells[1]).toBe(busybox);
-    expect(cells.slice(2)).toEqual([expect.stringMatching(/ ago$/), 'Running', 'box', '0', podId.slice(0, 13), 'unknown']);
+    expect(cells.slice(2)).toEqual([expect.stringMatching(/ ago$/), 'Running', 'box', '0', podId.slice(0, 13), 'unknown', 'unknown']);
   });
 
   it('filters containers by name, state, image and label, and prints JSON in proto order', async () => {
@@ -200,7 +201,7 @@ describe('container lifecycle', () => {
   it('refuses to remove a running container without -f, stops it, then removes it', async () => {
     const refused = await cli(['rm', box]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`isulats: container "${box}" is running, please stop it first\nisulats: unable to remove container(s)\n`);
+    expect(refused.stderr).toBe(`isulats: container "${box}" is running, please stop it first\n`);
     const stop = await cli(['stop', '-t', '0', box.slice(0, 7)]);
     expect(stop.code).toBe(0);
     expect(stop.stdout).toBe(`${box.slice(0, 7)}\n`);

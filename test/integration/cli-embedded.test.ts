@@ -10,6 +10,7 @@ import { runCli, type CliResult } from '../rig/cli.js';
 import type { CniNetwork } from '../rig/cni-conf.js';
 import { mountsUnder } from '../rig/host-cleanup.js';
 import { embeddedEnv, prepareEmbeddedEngine, removeEmbeddedEngine } from '../rig/embedded-engine.js';
+import { waitFor } from '../rig/wait.js';
 
 let dir: string;
 let net: CniNetwork;
@@ -60,6 +61,31 @@ describe('embedded CLI', () => {
     expect((await ok(['wait', id])).trim()).toBe('137');
     const pod = (await ok(['ps', '-a', '-o', 'go-template', '--template', '{{range .containers}}{{.podSandboxId}}{{end}}'])).trim();
     await ok(['rmp', '-f', pod]);
+  });
+
+  it('resolves a name for exec, logs, inspect, top and rmp, and refuses a second run with that name', async () => {
+    const id = (await ok(['run', '-d', '--name', 'named-web', 'local/busybox:test', 'sh', '-c', 'echo named-hello; exec sleep 3600'])).trim();
+    try {
+      expect((await ok(['exec', '-s', 'named-web', 'echo', 'by-name'])).trim()).toBe('by-name');
+      await waitFor(async () => (await ok(['logs', 'named-web'])).includes('named-hello'), { timeoutMs: 20_000, what: 'the log line' });
+      expect(JSON.parse(await ok(['inspect', 'named-web'])).status.id).toBe(id);
+      expect(await ok(['top', 'named-web'])).toContain('sleep 3600');
+      const again = await cli(['run', '-d', '--name', 'named-web', 'local/busybox:test', 'true']);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/^isulats: run: the name "named-web" is already in use by pod [0-9a-f]{64}: .+\n$/);
+      expect((await ok(['pods', '-q', '--name', '^named-web$'])).trim().split('\n')).toHaveLength(1);
+    } finally {
+      await cli(['rmp', '-f', 'named-web']);
+      // isula form's pods log under /var/log/pods, as kubelet's; kubelet would remove the dir.
+      for (const d of await readdir('/var/log/pods').catch(() => [] as string[])) if (d.startsWith('default_named-web_')) await rm(join('/var/log/pods', d), { recursive: true, force: true });
+    }
+    expect((await ok(['pods', '-q', '--name', '^named-web$'])).trim()).toBe('');
+  });
+
+  it('says a short-named image is not present locally and that its pull failed, in one line', async () => {
+    const r = await cli(['run', '--rm', 'isulats-absent-image', 'true']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^isulats: image "isulats-absent-image" is not present locally, and pulling it failed: .+\n$/);
   });
 
   it('names the pod\'s host after --name when it can be a hostname, and leaves the node\'s otherwise', async () => {
@@ -163,6 +189,17 @@ describe('embedded CLI', () => {
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('config.metadata.name must not contain a NUL byte')]);
     expect((await ok(['ps', '-a', '-q'])).trim()).toBe('');
     await ok(['rmp', '-f', podId]);
+  });
+
+  it('keeps the built-in pause image on rmi --prune, as containerd keeps its pinned sandbox image', async () => {
+    // A pod with a pause makes the image (once per engine).
+    await ok(['run', '--rm', 'local/busybox:test', 'true']);
+    await ok(['rmp', '-a', '-f']);
+    const pinned = (JSON.parse(await ok(['images', '-o', 'json'])) as { images: Array<{ repoTags: string[]; pinned: boolean }> }).images.filter((i) => i.pinned);
+    expect(pinned.map((i) => i.repoTags)).toEqual([['docker.io/isulats/pause:3.9']]);
+    await ok(['rmi', '--prune']);
+    expect(await ok(['images'])).toMatch(/docker\.io\/isulats\/pause\s+3\.9/);
+    await ok(['rmi', 'local/busybox:test']).catch(() => undefined);
   });
 
   it('leaves no mounts of its own once pods are removed', async () => {

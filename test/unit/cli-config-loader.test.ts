@@ -71,7 +71,7 @@ describe('loadConfigFile', () => {
     const cfg = (await loadConfigFile(p, 'container')) as any;
     expect(cfg.metadata).toEqual({ name: 'box' });
     expect(cfg.command).toEqual(['sh', '-c', 'sleep 1000']);
-    expect(cfg.envs).toEqual([{ key: 'A', value: 'b' }]);
+    expect(cfg.envs).toEqual([{ key: 'A', value: Buffer.from('b') }]);
     expect(cfg.linux.resources.memoryLimitInBytes).toBe(104857600);
     expect(cfg.linux.resources.unified).toEqual({ 'memory.high': 'max' });
     expect(cfg.linux.securityContext.runAsUser).toEqual({ value: 0 });

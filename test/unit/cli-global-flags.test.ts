@@ -61,6 +61,15 @@ describe('global flags in help', () => {
     return chunks.join('');
   }
 
+  it('lists the global flags after the commands in the top-level help, as crictl lists its global options', async () => {
+    const help = await helpOf([]);
+    expect(help).toMatch(/\nGLOBAL FLAGS\n {2}-r, --runtime-endpoint=<value>\s+Endpoint of the CRI runtime service/);
+    for (const flag of ['-i, --image-endpoint=<value>', '-t, --timeout=<value>', '-D, --debug', '-c, --config=<value>', '--root=<value>', '--state=<value>', '--registry-config-dir=<value>']) {
+      expect(help).toContain(flag);
+    }
+    expect(help.indexOf('GLOBAL FLAGS')).toBeGreaterThan(help.indexOf('COMMANDS'));
+  }, 30_000);
+
   it('shows the names users type, not the internal ones', async () => {
     const help = await helpOf(['ps']);
     expect(help).toMatch(/-t, --timeout=<value>\s+Timeout of each connection/);

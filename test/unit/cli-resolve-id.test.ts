@@ -53,6 +53,18 @@ describe('matchId', () => {
   it('refuses an empty ID', () => {
     expect(() => matchId([A], '', 'container')).toThrow('ID cannot be empty');
   });
+
+  it('resolves an exact name after an exact ID and before an ID prefix, as docker and isula do', () => {
+    // 'abc' is a name of B and a prefix of A and C: the name wins.
+    expect(matchId([{ id: A }, { id: B, name: 'abc' }, { id: C }], 'abc', 'container')).toBe(B);
+    expect(matchId([{ id: A, name: 'web' }], 'web', 'sandbox')).toBe(A);
+    // An exact ID beats a name equal to it.
+    expect(matchId([{ id: 'abc' }, { id: B, name: 'abc' }], 'abc', 'container')).toBe('abc');
+  });
+
+  it('refuses a name that several carry, listing them', () => {
+    expect(() => matchId([{ id: A, name: 'app' }, { id: B, name: 'app' }], 'app', 'container')).toThrow(`container name "app" is ambiguous: it names ${A}, ${B}`);
+  });
 });
 
 describe('resolvePodId / resolveContainerId', () => {

@@ -26,7 +26,7 @@ describe('container stats', () => {
     const id2 = 'b'.repeat(64);
     const first = sortStats([ctr(id2, 'web', 1e9, 0, 0), ctr(id1, 'db', 1e9, 1e9, 1e6)]);
     const second = sortStats([ctr(id2, 'web', 2e9, 0, 0), ctr(id1, 'db', 2e9, 1.25e9, 1e6), ctr('c'.repeat(64), 'new', 2e9, 1, 1)]);
-    expect(containerStatsRows(first, second, false)).toEqual([['aaaaaaaaaaaaa', 'db', '25.00', '1MB', '4.096kB', '7']]);
+    expect(containerStatsRows(first, second, false)).toEqual([['aaaaaaaaaaaaa', 'db', '25.00', '1MB', '4.096kB', '7', '0B']]);
     expect(containerStatsRows(first, second, true).map((r) => r[1])).toEqual(['db', 'web']);
   });
 

@@ -6,16 +6,28 @@ import {
   listOutputFormat,
   protoOrdered,
   renderCrictl,
+  renderStatusDoc,
+  statusDocs,
   statusInfoDoc,
 } from '../../src/cli/status-output.js';
 import type * as cri from '../../src/api/cri.js';
 
 describe('statusInfoDoc', () => {
-  it('puts status first, then info keys sorted, JSON values parsed', () => {
-    const doc = statusInfoDoc({ id: 'x' }, { zeta: 'plain text', info: '{"pid":12,"b":[1]}' });
-    expect(Object.keys(doc)).toEqual(['status', 'info', 'zeta']);
-    expect(doc.info).toEqual({ pid: 12, b: [1] });
+  it("sorts every level's keys as crictl 1.34's Go maps do, parsing info objects and unquoting other values", () => {
+    const doc = statusInfoDoc({ id: 'x', metadata: { name: 'n', attempt: 0 }, createdAt: '1' }, { zeta: 'plain text', info: '{"pid":12,"b":[1]}', q: '"quoted"', list: '[1]' });
+    expect(Object.keys(doc)).toEqual(['info', 'list', 'q', 'status', 'zeta']);
+    expect(Object.keys(doc.status as object)).toEqual(['createdAt', 'id', 'metadata']);
+    expect(Object.keys((doc.status as any).metadata)).toEqual(['attempt', 'name']);
+    expect(Object.keys(doc.info as object)).toEqual(['b', 'pid']);
     expect(doc.zeta).toBe('plain text');
+    expect(doc.q).toBe('quoted');
+    expect(doc.list).toBe('[1]');
+  });
+
+  it('prints one status as a document and several as an array, escaping as Go does', async () => {
+    const one = statusInfoDoc({ id: 'a<b>&' }, {});
+    expect(await renderStatusDoc(statusDocs([one]), 'json')).toBe('{\n  "status": {\n    "id": "a\\u003cb\\u003e\\u0026"\n  }\n}\n');
+    expect(JSON.parse(await renderStatusDoc(statusDocs([one, one]), 'json'))).toHaveLength(2);
   });
 });
 
@@ -27,6 +39,11 @@ describe('containerStatusDoc', () => {
     expect(doc.startedAt).toBe('0001-01-01T00:00:00Z');
     expect(doc.finishedAt).toBe('0001-01-01T00:00:00Z');
     expect(doc.createdAt).toMatch(/^2023-11-1\dT/);
+  });
+
+  it("names the default stop signal as upstream's enum does (RUNTIME_DEFAULT), as crictl 1.34 prints it", async () => {
+    expect((await containerStatusDoc({ ...base, state: 'CONTAINER_RUNNING', stopSignal: 'SIGNAL_RUNTIME_DEFAULT' })).stopSignal).toBe('RUNTIME_DEFAULT');
+    expect((await containerStatusDoc({ ...base, state: 'CONTAINER_RUNNING', stopSignal: 'SIGNAL_SIGTERM' })).stopSignal).toBe('SIGTERM');
   });
 
   it('sets finishedAt once exited', async () => {

@@ -128,6 +128,13 @@ describe('daemon.json', () => {
     expect(cfg).toMatchObject({ root: '/r', state: '/s', logLevel: 'debug', websocketServerListeningPort: 2222, pidfile: '/tmp/x/p.pid', registryConfigDir: '/etc/reg' });
   });
 
+  it('takes --cni-conf-dir (or ISULATS_CNI_CONF_DIR) over the file, and wants it absolute', () => {
+    const file = parseDaemonJson('{"cni-conf-dir": "/etc/cni/net.d"}');
+    expect(resolveDaemonConfig(file, { cniConfDir: '/tmp/tour/net.d' }).cniConfDir).toBe('/tmp/tour/net.d');
+    expect(resolveDaemonConfig(file).cniConfDir).toBe('/etc/cni/net.d');
+    expect(problemsOf(() => resolveDaemonConfig(file, { cniConfDir: 'net.d' }))[0]).toMatch(/--cni-conf-dir/);
+  });
+
   it('validates flag values like file values', () => {
     const problems = problemsOf(() => resolveDaemonConfig({}, { socket: 'tcp://1.2.3.4:5', root: 'rel', logLevel: 'chatty', websocketServerListeningPort: 'x' }));
     expect(problems).toHaveLength(4);

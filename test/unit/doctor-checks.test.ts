@@ -32,6 +32,12 @@ describe('runtime checks', () => {
     expect(up[0]).toMatchObject({ status: 'ok', evidence: 'unix:///run/c.sock: containerd v1.6.20, CRI v1' });
   });
 
+  it('fixes a socket this user may not open with permissions, not by starting the runtime', () => {
+    const denied = evaluateEndpoint({ target: 'unix:///run/containerd/containerd.sock', error: 'permission denied on /run/containerd/containerd.sock' });
+    expect(denied[0]!.status).toBe('fail');
+    expect(denied[0]!.fix).toBe('run as root, or as a user allowed to write to the socket (its group: ls -l /run/containerd/containerd.sock)');
+  });
+
   it('fails NetworkReady=false with its reason', () => {
     const r = evaluateStatus({ conditions: [
       { type: 'RuntimeReady', status: true },

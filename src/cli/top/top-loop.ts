@@ -73,9 +73,9 @@ export async function liveTop(ctx: CommandContext, backend: CriBackend, o: TopOp
     if (o.count !== undefined && refreshes >= o.count) finish();
   };
   const openInspect = async (id: string) => {
-    const { containerStatusDoc, renderCrictl, statusInfoDoc } = await import('../status-output.js');
+    const { containerStatusDoc, renderStatusDoc, statusInfoDoc } = await import('../status-output.js');
     const r = await backend.containerStatus({ containerId: id, verbose: true });
-    const text = r.status ? await renderCrictl(statusInfoDoc(await containerStatusDoc(r.status), r.info), 'json') : `container ${id}: no status`;
+    const text = r.status ? await renderStatusDoc(statusInfoDoc(await containerStatusDoc(r.status), r.info), 'json') : `container ${id}: no status`;
     page = text.split('\n');
     draw();
   };

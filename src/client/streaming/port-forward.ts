@@ -26,7 +26,7 @@ export interface PortMapping {
   /** 0 picks a free port; the chosen one is reported in `ports`. */
   localPort: number;
   remotePort: number;
-  /** Local address to listen on; 127.0.0.1 by default. */
+  /** Local address to listen on; by default 127.0.0.1 and, where the host has it, ::1. */
   address?: string;
 }
 
@@ -91,24 +91,29 @@ export async function startPortForward(url: string, mappings: PortMapping[], opt
   const ports: ForwardedPort[] = [];
   try {
     for (const m of mappings) {
-      const address = m.address ?? '127.0.0.1';
-      // Half-open: a client may end its side after its request and still read the answer.
-      const server = net.createServer({ allowHalfOpen: true });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(m.localPort, address, () => { server.off('error', reject); resolve(); });
-      });
-      const info = server.address() as net.AddressInfo;
-      const fp: ForwardedPort = { address, localPort: info.port, remotePort: m.remotePort };
-      server.on('connection', (socket) => {
-        sockets.add(socket);
-        socket.once('close', () => sockets.delete(socket));
-        socket.on('error', () => {});
-        opts.onConnection?.(fp);
-        forwarder.handle(socket, fp);
-      });
-      servers.push(server);
-      ports.push(fp);
+      // As kubectl and crictl ("localhost"): 127.0.0.1, then [::1] on the same port where the host has it.
+      const addresses = m.address ? [m.address] : ['127.0.0.1', '::1'];
+      let localPort = m.localPort;
+      for (const [i, address] of addresses.entries()) {
+        let server: net.Server;
+        try {
+          server = await listen(localPort, address);
+        } catch (err) {
+          if (i === 0) throw err;
+          continue; // no IPv6 loopback here (or its port taken): the IPv4 listener serves
+        }
+        localPort = (server.address() as net.AddressInfo).port;
+        const fp: ForwardedPort = { address, localPort, remotePort: m.remotePort };
+        server.on('connection', (socket) => {
+          sockets.add(socket);
+          socket.once('close', () => sockets.delete(socket));
+          socket.on('error', () => {});
+          opts.onConnection?.(fp);
+          forwarder.handle(socket, fp);
+        });
+        servers.push(server);
+        ports.push(fp);
+      }
     }
   } catch (err) {
     for (const s of servers) s.close();
@@ -131,6 +136,15 @@ export async function startPortForward(url: string, mappings: PortMapping[], opt
   // When the server ends the session, stop listening too: new connections could not be carried.
   forwarder.onGone(() => { void close(); });
   return { ports, transport: used, done, close };
+}
+
+function listen(port: number, address: string): Promise<net.Server> {
+  // Half-open: a client may end its side after its request and still read the answer.
+  const server = net.createServer({ allowHalfOpen: true });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => { server.off('error', reject); resolve(server); });
+  });
 }
 
 async function spdyForwarder(url: string, opts: PortForwardOptions): Promise<Forwarder> {

@@ -11,9 +11,16 @@ export interface EndpointFacts {
 export function evaluateEndpoint(f: EndpointFacts): CheckResult[] {
   const title = 'runtime endpoint';
   if (f.error || !f.version) {
-    return [fail('endpoint', title, `${f.target}: ${f.error ?? 'no answer'}`,
-      'start the runtime, or point --runtime-endpoint (or CONTAINER_RUNTIME_ENDPOINT) at its socket')];
+    return [fail('endpoint', title, `${f.target}: ${f.error ?? 'no answer'}`, endpointFix(f))];
   }
   const v = f.version;
   return [ok('endpoint', title, `${f.target}: ${v.runtimeName} ${v.runtimeVersion}, CRI ${f.api ?? v.runtimeApiVersion}`)];
+}
+
+/** The runtime is up but this user may not connect: starting it again would not help. */
+function endpointFix(f: EndpointFacts): string {
+  if (/permission denied|\bEACCES\b/i.test(f.error ?? '')) {
+    return `run as root, or as a user allowed to write to the socket (its group: ls -l ${f.target.replace(/^unix:(\/\/)?/, '')})`;
+  }
+  return 'start the runtime, or point --runtime-endpoint (or CONTAINER_RUNTIME_ENDPOINT) at its socket';
 }

@@ -75,6 +75,8 @@ export interface DaemonFlags {
   logLevel?: string;
   pidfile?: string;
   metricsAddress?: string;
+  /** `--cni-conf-dir`, or ISULATS_CNI_CONF_DIR: over daemon.json's `cni-conf-dir`. */
+  cniConfDir?: string;
 }
 
 export const DEFAULT_SOCKET = '/var/run/isulats/isulats.sock';
@@ -421,6 +423,7 @@ export function resolveDaemonConfig(file: DaemonFileConfig, flags: DaemonFlags =
   if (flags.state !== undefined) merged.state = absPath(flags.state, '--state', problems) ?? merged.state;
   if (flags.registryConfigDir !== undefined) merged.registryConfigDir = absPath(flags.registryConfigDir, '--registry-config-dir', problems);
   if (flags.pidfile !== undefined) merged.pidfile = absPath(flags.pidfile, '--pidfile', problems) ?? merged.pidfile;
+  if (flags.cniConfDir !== undefined) merged.cniConfDir = absPath(flags.cniConfDir, '--cni-conf-dir', problems) ?? merged.cniConfDir;
   if (flags.websocketServerListeningPort !== undefined) {
     merged.websocketServerListeningPort = parsePort(flags.websocketServerListeningPort, '--websocket-server-listening-port', problems) ?? merged.websocketServerListeningPort;
   }

@@ -32,6 +32,8 @@ export interface ImageServiceOptions {
   platform?: Platform;
   /** Where a failure of work that outlives its call goes (a removed image's collection). */
   warn?: (message: string) => void;
+  /** References listed as pinned (the sandbox image, as containerd pins it): `rmi --prune` keeps them. */
+  pinnedImages?: readonly string[];
 }
 
 /**
@@ -87,7 +89,8 @@ export class ImageService implements ImageApi {
       records = hit ? [hit] : [];
     }
     const tags = await this.ctx.images.tagsById();
-    const images = await Promise.all(records.map((r) => this.toCri(r, tags.get(r.id) ?? [])));
+    const pinned = await this.pinnedIds();
+    const images = await Promise.all(records.map((r) => this.toCri(r, tags.get(r.id) ?? [], pinned)));
     // Tagged images by name first, then <none> images by ID (plain code-point order).
     const key = (i: cri.Image) => `${i.repoTags.length ? '0' : '1'}${i.repoTags[0] ?? ''}\0${i.id}`;
     images.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -103,7 +106,7 @@ export class ImageService implements ImageApi {
     });
     if (!record) return { image: null, info: {} };
     const tags = (await this.ctx.images.tagsById()).get(record.id) ?? [];
-    const image = await this.toCri(record, tags);
+    const image = await this.toCri(record, tags, await this.pinnedIds());
     const info: Record<string, string> = {};
     if (req.verbose) {
       const config = await this.config(record);
@@ -369,7 +372,13 @@ export class ImageService implements ImageApi {
     return this.configs.read<OciImageConfig>(this.ctx.blobs.path(record.config.digest));
   }
 
-  private async toCri(record: ImageRecord, repoTags: string[]): Promise<cri.Image> {
+  /** IDs of the images the pinned references name now (a reference not pulled yet names none). */
+  private async pinnedIds(): Promise<Set<string>> {
+    const ids = await Promise.all((this.opts.pinnedImages ?? []).map((ref) => this.find(ref).then((r) => r.id, () => undefined)));
+    return new Set(ids.filter((id): id is string => id !== undefined));
+  }
+
+  private async toCri(record: ImageRecord, repoTags: string[], pinned: Set<string>): Promise<cri.Image> {
     const config = await this.config(record).catch(() => undefined);
     const user = config?.config?.User ?? '';
     const userPart = user.split(':')[0] ?? '';
@@ -382,7 +391,7 @@ export class ImageService implements ImageApi {
       uid: numeric ? { value: userPart } : null,
       username: numeric ? '' : userPart,
       spec: { image: record.id, annotations: {}, userSpecifiedImage: '', runtimeHandler: '', imageRef: '' },
-      pinned: false,
+      pinned: pinned.has(record.id),
     };
   }
 }
