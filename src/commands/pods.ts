@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { defineCommand } from '../cli/spec.js';
 import { table } from '../cli/output/tabwriter.js';
+import { CONTAINERS_HEADER, containerRow, PODS_HEADER, podRow } from '../cli/output/list-tables.js';
 import { ago } from '../cli/output/units.js';
 import { goTimeString, mapSection, matchesRegex, newestFirst, parseLabels, podStateFilter, podStateText, truncateId } from '../cli/filters.js';
 import { filterId } from '../cli/resolve-id.js';
@@ -51,16 +52,7 @@ export default defineCommand({
       ctx.print(pods.map(verboseText).join(''));
       return;
     }
-    const rows = pods.map((p) => [
-      f['no-trunc'] ? p.id : truncateId(p.id),
-      ago(p.createdAt),
-      podStateText(p.state),
-      p.metadata?.name ?? '',
-      p.metadata?.namespace ?? '',
-      String(p.metadata?.attempt ?? 0),
-      runtimeHandler(p),
-    ]);
-    ctx.print(table(['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME'], rows));
+ctx.print(table(PODS_HEADER, pods.map((p) => podRow(p, f['no-trunc']))));
   },
 });
 

@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { defineCommand } from '../cli/spec.js';
 import { table } from '../cli/output/tabwriter.js';
+import { CONTAINERS_HEADER, containerRow, PODS_HEADER, podRow } from '../cli/output/list-tables.js';
 import { ago } from '../cli/output/units.js';
 import {
   containerStateFilter,
@@ -76,19 +77,9 @@ export default defineCommand({
       let image = c.image?.image ?? '';
       if (!f['no-trunc']) image = truncateImage(image);
       if (f['resolve-image-path']) image = await repoImage(backend, image);
-      rows.push([
-        f['no-trunc'] ? c.id : truncateId(c.id),
-        image,
-        ago(c.createdAt),
-        containerStateText(c.state),
-        c.metadata?.name ?? '',
-        String(c.metadata?.attempt ?? 0),
-        f['no-trunc'] ? c.podSandboxId : truncateId(c.podSandboxId),
-        podNameFromLabels(c.labels),
-        podNamespaceFromLabels(c.labels),
-      ]);
+      rows.push(containerRow(c, f['no-trunc'], image));
     }
-    ctx.print(table(['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE'], rows));
+    ctx.print(table(CONTAINERS_HEADER, rows));
   },
 });
 

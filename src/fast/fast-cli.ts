@@ -16,6 +16,7 @@ import { knownEndpoints, probedNote } from '../client/known-endpoints.js';
 import { parseDuration } from '../cli/duration.js';
 import { containerStateText, matchesRegex, newestFirst, podNameFromLabels, podStateText, truncateId, truncateImage } from '../cli/filters.js';
 import { table } from '../cli/output/tabwriter.js';
+import { CONTAINERS_HEADER, containerRow, PODS_HEADER, podRow } from '../cli/output/list-tables.js';
 import { ago } from '../cli/output/units.js';
 import { decodeContainers, decodePods, decodeVersion, LIST_PODS_REQUEST, listContainersRequest, VERSION_REQUEST } from './cri-wire.js';
 import { unaryCall } from './h2-unary.js';
@@ -141,33 +142,14 @@ export async function runFastCall(call: FastCall): Promise<FastOutput | undefine
 function podsText(items: cri.PodSandbox[], call: FastCall): string {
   const pods = newestFirst(items.filter((p) => p.metadata && matchesRegex(undefined, p.metadata.name)), {});
   if (call.quiet) return pods.map((p) => `${p.id}\n`).join('');
-  const rows = pods.map((p) => [
-    call.noTrunc ? p.id : truncateId(p.id),
-    ago(p.createdAt),
-    podStateText(p.state),
-    p.metadata?.name ?? '',
-    p.metadata?.namespace ?? '',
-    String(p.metadata?.attempt ?? 0),
-    p.runtimeHandler || '(default)',
-  ]);
-  return table(['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME'], rows);
+  return table(PODS_HEADER, pods.map((p) => podRow(p, call.noTrunc)));
 }
 
 /** As src/commands/ps.ts renders a table or -q. */
 function psText(containers: cri.Container[], call: FastCall): string {
   const list = newestFirst(containers, {});
   if (call.quiet) return list.map((c) => `${c.id}\n`).join('');
-  const rows = list.map((c) => [
-    call.noTrunc ? c.id : truncateId(c.id),
-    call.noTrunc ? c.image?.image ?? '' : truncateImage(c.image?.image ?? ''),
-    ago(c.createdAt),
-    containerStateText(c.state),
-    c.metadata?.name ?? '',
-    String(c.metadata?.attempt ?? 0),
-    call.noTrunc ? c.podSandboxId : truncateId(c.podSandboxId),
-    podNameFromLabels(c.labels),
-  ]);
-  return table(['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD'], rows);
+  return table(CONTAINERS_HEADER, list.map((c) => containerRow(c, call.noTrunc, call.noTrunc ? c.image?.image ?? '' : truncateImage(c.image?.image ?? ''))));
 }
 
 /**
