@@ -68,6 +68,7 @@ export function engineOptions(cfg: DaemonConfig, log?: EngineLog, mode: 'daemon'
     runtimes: cfg.runtimes,
     defaultRuntime: cfg.defaultRuntime,
     dropInfraContainer: cfg.dropInfraContainer,
+    cdiSpecDirs: cfg.cdiSpecDirs,
     nri: cfg.nri?.support
       ? {
           enabled: true,

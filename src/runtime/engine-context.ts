@@ -13,6 +13,7 @@ import type { EventLog } from './container/event-log.js';
 import type { EngineOptions, EnginePaths } from './config/engine-config.js';
 import type { HostFeatures } from './container/spec.js';
 import type { EngineNri } from './nri/engine-nri.js';
+import type { CdiRegistry } from './cdi/spec-registry.js';
 
 export interface EngineContext {
   options: EngineOptions;
@@ -35,6 +36,8 @@ export interface EngineContext {
   cgroupManager: 'cgroupfs' | 'systemd';
   warn: (message: string) => void;
   info?: (message: string) => void;
+  /** CDI specs of the configured dirs, re-read when they change. */
+  cdi: CdiRegistry;
   /** NRI hooks; unset when NRI is off. */
   nri?: EngineNri;
 }

@@ -34,6 +34,7 @@ import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
 import { tryWatchExitFiles, type ExitWatch } from './container/exit-watch.js';
+import { CdiRegistry, DEFAULT_CDI_SPEC_DIRS } from './cdi/spec-registry.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
@@ -109,6 +110,7 @@ export class Engine implements RuntimeApi, ImageApi {
         hugepageSizes: probeHugepageSizes(),
       },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
+      cdi: new CdiRegistry(options.cdiSpecDirs?.length ? options.cdiSpecDirs : DEFAULT_CDI_SPEC_DIRS),
       cgroupManager,
       warn,
       info: options.info,
@@ -368,6 +370,9 @@ export class Engine implements RuntimeApi, ImageApi {
         default: this.ctx.runtimes.defaultName,
         handlers: Object.fromEntries(this.ctx.runtimes.all().map((h) => [h.name, { path: h.path, runtimeArgs: h.runtimeArgs, root: h.root }])),
       });
+      // As containerd's config shows enableCDI and cdiSpecDirs; plus what the dirs hold now.
+      const cdi = await this.ctx.cdi.snapshot();
+      info.cdi = JSON.stringify({ enabled: true, specDirs: this.ctx.cdi.dirs, specs: cdi.specs.length, devices: [...cdi.devices.keys()], errors: Object.fromEntries(cdi.errors) });
     }
     return {
       status: {

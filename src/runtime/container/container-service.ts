@@ -11,6 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 import type { CallOptions, StreamIO } from '../../api/cri-service.js';
 import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
+import { injectCdiDevices } from '../cdi/inject.js';
+import { requestedCdiDevices } from '../cdi/device-requests.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { newId } from '../store/id-registry.js';
@@ -83,6 +85,8 @@ export class ContainerService {
     refuseNulBytes(req.sandboxConfig, 'sandboxConfig');
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
+    // Names checked before anything is made; resolved once the spec is built.
+    const cdiDevices = requestedCdiDevices(config);
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const sandbox = sandboxId ? await ctx.sandboxes.get(sandboxId) : undefined;
     if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
@@ -178,6 +182,8 @@ export class ContainerService {
           && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
         warn: ctx.warn,
       });
+      // Before NRI, as containerd: plugins see the devices the pod asked for.
+      if (cdiDevices.length) await injectCdiDevices(ctx.cdi, built, cdiDevices);
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
