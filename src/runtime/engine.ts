@@ -468,7 +468,8 @@ export class Engine implements RuntimeApi, ImageApi {
     const name = req.image?.image ?? '';
     const image = await this.ctx.images.resolveImage(name).catch(() => undefined);
     if (image) {
-      const users = (await this.ctx.containers.list()).filter((c) => c.imageId === image.id);
+      // An image volume's image counts as used, as the container's own.
+      const users = (await this.ctx.containers.list()).filter((c) => c.imageId === image.id || c.volumeImageIds?.includes(image.id));
       const pods = (await this.ctx.sandboxes.list()).filter((s) => s.pauseImageId === image.id);
       if (users.length || pods.length) throw failedPrecondition(`image ${name} is in use by ${users.length + pods.length} container(s)`);
     }

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 import type { CallOptions, StreamIO } from '../../api/cri-service.js';
 import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
+import { checkImageVolumes, imageVolumeKeys, prepareImageVolumes } from './image-volumes.js';
 import { injectCdiDevices } from '../cdi/inject.js';
 import { requestedCdiDevices } from '../cdi/device-requests.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
@@ -87,6 +88,7 @@ export class ContainerService {
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
     // Names checked before anything is made; resolved once the spec is built.
     const cdiDevices = requestedCdiDevices(config);
+    checkImageVolumes(config.mounts);
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const sandbox = sandboxId ? await ctx.sandboxes.get(sandboxId) : undefined;
     if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
@@ -143,9 +145,14 @@ export class ContainerService {
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
       let specConfig = config;
-      if (sandbox.userns && sandbox.usernsPath && config.mounts?.length) {
+      if (config.mounts?.some((m) => m?.image?.image)) {
+        const volumes = await prepareImageVolumes(ctx, id, config.mounts, (key) => undo.push('remove image volume', () => ctx.snapshots.remove(key)));
+        specConfig = { ...config, mounts: volumes.mounts };
+        record.volumeImageIds = volumes.imageIds;
+      }
+      if (sandbox.userns && sandbox.usernsPath && specConfig.mounts?.length) {
         undo.push('release idmapped volumes', async () => releaseVolumes(ctx.paths, sandbox.id, id));
-        specConfig = { ...config, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, config.mounts) };
+        specConfig = { ...specConfig, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, specConfig.mounts) };
       }
       const podFiles = podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox);
       const built = buildContainerSpec({
@@ -205,7 +212,7 @@ export class ContainerService {
         if (!pod) throw podGone();
         if (pod.state !== 'SANDBOX_READY') throw failedPrecondition(`pod sandbox ${sandbox.id} was stopped while container ${config.metadata!.name} was being created`);
         const commit = ctx.containers.update(id, () => ({ ...record, creating: undefined }), { syncFirst: [specPath] });
-        return (await Promise.all([commit, ctx.snapshots.persist(id)]))[0];
+        return (await Promise.all([commit, ctx.snapshots.persist(id), ...imageVolumeKeys(id, config.mounts).map((k) => ctx.snapshots.persist(k))]))[0];
       });
       if (!created) throw podGone();
       runtimeFailpoint('create-after-record-write');
@@ -510,6 +517,7 @@ export class ContainerService {
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
+      for (const key of imageVolumeKeys(id, r.config.mounts)) await this.ctx.snapshots.remove(key);
       runtimeFailpoint('rm-after-snapshot-remove');
       await this.ctx.containers.remove(id);
       runtimeFailpoint('rm-after-record-remove');
@@ -574,6 +582,7 @@ export class ContainerService {
     await this.oci(record).release(record.id).catch(() => undefined);
     releaseVolumes(this.ctx.paths, record.sandboxId, record.id);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
+    for (const key of imageVolumeKeys(record.id, record.config.mounts)) await this.ctx.snapshots.remove(key).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
     await this.ctx.containerNames.release(record.name, record.id);
     await removeExitFile(this.ctx.paths.exitDir, record.id);
