@@ -45,7 +45,7 @@ import { removeDeadExecScratch, removeDeadExecSessions } from './recovery/exec-s
 import { joinPath } from './store/path-join.js';
 import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
-import { checkpointUnavailable } from './oci/criu.js';
+import { checkpointReason, checkpointUnavailable } from './oci/criu.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -373,6 +373,12 @@ export class Engine implements RuntimeApi, ImageApi {
       // As containerd's config shows enableCDI and cdiSpecDirs; plus what the dirs hold now.
       const cdi = await this.ctx.cdi.snapshot();
       info.cdi = JSON.stringify({ enabled: true, specDirs: this.ctx.cdi.dirs, specs: cdi.specs.length, devices: [...cdi.devices.keys()], errors: Object.fromEntries(cdi.errors) });
+      // The node features of Kubernetes 1.31+ and whether this host has them (doctor prints it).
+      info.nodeFeatures = JSON.stringify({
+        cdi: { available: true },
+        imageVolumes: { available: true },
+        checkpoint: { available: false, reason: await checkpointReason(this.ctx.runner) },
+      });
     }
     return {
       status: {

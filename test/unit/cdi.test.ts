@@ -14,6 +14,7 @@ import { requestedCdiDevices } from '../../src/runtime/cdi/device-requests.js';
 import { splitDev } from '../../src/runtime/cdi/host-device.js';
 import type { HostDeviceInfo } from '../../src/runtime/cdi/cdi-types.js';
 import { evaluateCdi } from '../../src/doctor/checks/cdi.js';
+import { evaluateNodeFeatures } from '../../src/doctor/checks/node-features.js';
 import { parseDaemonJson, resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 
 const gpuSpec = (over: Record<string, unknown> = {}) => ({
@@ -235,5 +236,17 @@ describe('CDI in daemon.json', () => {
     expect(resolveDaemonConfig({}).cdiSpecDirs).toEqual(['/etc/cdi', '/var/run/cdi']);
     expect(resolveDaemonConfig(parseDaemonJson('{"cdi-spec-dirs": ["/etc/cdi", "/run/cdi"]}')).cdiSpecDirs).toEqual(['/etc/cdi', '/run/cdi']);
     expect(() => parseDaemonJson('{"cdi-spec-dirs": ["cdi"]}')).toThrow(/cdi-spec-dirs\[0\]/);
+  });
+});
+
+describe('doctor rows', () => {
+  it('says which node features the runtime has, and why not', () => {
+    const nodeFeatures = JSON.stringify({ cdi: { available: true }, imageVolumes: { available: true }, checkpoint: { available: false, reason: 'criu check failed: vdso' } });
+    expect(evaluateNodeFeatures({ nodeFeatures })).toEqual([{ id: 'features', title: 'node features', status: 'ok', evidence: 'CDI devices: yes; image volumes: yes; checkpoint: no (criu check failed: vdso)' }]);
+    expect(evaluateNodeFeatures({ config: '{}' })[0]).toMatchObject({ status: 'warn', evidence: expect.stringMatching(/^skipped/) });
+  });
+  it('CDI: ok with the counts, or off in the runtime configuration', () => {
+    expect(evaluateCdi({ enabled: true, dirs: [{ path: '/etc/cdi', exists: false }, { path: '/var/run/cdi', exists: true }], specs: 2, devices: 9, errors: [] })).toEqual([{ id: 'cdi', title: 'CDI', status: 'ok', evidence: '9 device(s) in 2 spec(s) from /etc/cdi (missing), /var/run/cdi' }]);
+    expect(evaluateCdi({ enabled: false, dirs: [], specs: 0, devices: 0, errors: [] })[0]).toMatchObject({ status: 'warn', evidence: expect.stringMatching(/enable_cdi: false/) });
   });
 });
