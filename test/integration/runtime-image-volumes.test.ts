@@ -68,6 +68,8 @@ describe('image volumes in the engine', () => {
     await engine.startContainer({ containerId });
     expect(await sh(engine, containerId, 'cat /models/weights/model.bin /models/weights/shards/0001; cat /etc/app/app/app.yaml; ls /etc/app')).toEqual({ out: 'weights-v3\nshard-1\nreplicas: 3\napp\nhello.sh\n', code: 0 });
     expect((await sh(engine, containerId, 'touch /models/new 2>&1; touch /etc/app/new 2>&1')).out).toMatch(/Read-only file system[\s\S]*Read-only file system/);
+    // No noexec: an executable of the image runs (docs/compatibility.md).
+    expect((await sh(engine, containerId, '/etc/app/hello.sh')).out).toBe('hello\n');
     expect(rwDirs()).toEqual(expect.arrayContaining([containerId, `${containerId}-iv0`, `${containerId}-iv1`]));
 
     const refused = (await engine.removeImage({ image: { image: SETTINGS } }).catch((e: unknown) => e)) as Error & { kind?: string };
