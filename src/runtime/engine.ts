@@ -110,7 +110,7 @@ export class Engine implements RuntimeApi, ImageApi {
         hugepageSizes: probeHugepageSizes(),
       },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
-      cdi: new CdiRegistry(options.cdiSpecDirs?.length ? options.cdiSpecDirs : DEFAULT_CDI_SPEC_DIRS),
+      cdi: new CdiRegistry(options.cdiSpecDirs ?? DEFAULT_CDI_SPEC_DIRS),
       cgroupManager,
       warn,
       info: options.info,
