@@ -74,6 +74,7 @@ export function engineOptions(cfg: DaemonConfig, log?: EngineLog, mode: 'daemon'
     runtimes: cfg.runtimes,
     defaultRuntime: cfg.defaultRuntime,
     dropInfraContainer: cfg.dropInfraContainer,
+    cdiSpecDirs: cfg.cdiSpecDirs,
     nri: cfg.nri?.support
       ? {
           enabled: true,

@@ -12,11 +12,12 @@ import { CNI_CONF_EXTENSIONS, parseProcNetRoute, type CniFacts } from './checks/
 import type { KernelFacts } from './checks/kernel.js';
 import type { DiskFacts } from './checks/disk-space.js';
 import type { NriFacts } from './checks/nri.js';
+import type { CdiFacts } from './checks/cdi.js';
 import type { SysctlFacts } from './checks/sysctls.js';
 import type { ClockFacts } from './checks/clock.js';
 import { CLOCK_FLOOR } from './checks/clock.js';
 import { engineConmons, mountsUnder, type LeftoverFacts } from './checks/leftovers.js';
-import type { RuntimeLayout } from './runtime-layout.js';
+import { DEFAULT_CDI_SPEC_DIRS, type RuntimeLayout } from './runtime-layout.js';
 import { kubeletCgroupRoot, unifiedCgroupOf, type NodeLayoutFacts } from './checks/node-layout.js';
 import { unpackCandidates } from '../sea/extract.js';
 import { onNoexecMount } from '../util/mount-of.js';
@@ -200,4 +201,13 @@ export async function gatherNodeLayout(probe: HostProbe, layout: RuntimeLayout, 
     dirs,
     sea: { candidates, override: Boolean(env.ISULATS_SEA_DIR), ...(inUse ? { inUse } : {}) },
   };
+}
+
+/** Read here, on this host, with the engine's own loader: the specs are files the runtime reads the same way. */
+export async function gatherCdi(probe: HostProbe, layout: RuntimeLayout): Promise<CdiFacts> {
+  const { CdiRegistry } = await import('../runtime/cdi/spec-registry.js');
+  const specDirs = layout.cdiSpecDirs ?? DEFAULT_CDI_SPEC_DIRS;
+  const snap = await new CdiRegistry(specDirs).snapshot();
+  const dirs = await Promise.all(specDirs.map(async (path) => ({ path, exists: (await probe.list(path)) !== undefined })));
+  return { enabled: layout.cdiEnabled !== false, dirs, specs: snap.specs.length, devices: snap.devices.size, errors: [...snap.errors] };
 }

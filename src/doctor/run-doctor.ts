@@ -12,6 +12,8 @@ import { evaluateCni } from './checks/cni.js';
 import { evaluateKernel } from './checks/kernel.js';
 import { evaluateDisk } from './checks/disk-space.js';
 import { evaluateNri } from './checks/nri.js';
+import { evaluateCdi } from './checks/cdi.js';
+import { evaluateNodeFeatures } from './checks/node-features.js';
 import { evaluateSysctls } from './checks/sysctls.js';
 import { evaluateClock } from './checks/clock.js';
 import { evaluateLeftovers } from './checks/leftovers.js';
@@ -57,6 +59,8 @@ export async function runDoctor(o: DoctorOptions): Promise<CheckResult[]> {
   await step('kernel', 'kernel', async () => evaluateKernel(await gather.gatherKernel(o.probe)));
   await step('disk', 'disk', async () => (await gather.gatherDisks(o.probe, backend, layout, o.paths)).map(evaluateDisk));
   await step('nri', 'NRI', async () => evaluateNri(await gather.gatherNri(o.probe, backend, layout)));
+  if (backend) results.push(...evaluateNodeFeatures(status.info));
+  await step('cdi', 'CDI', async () => evaluateCdi(await gather.gatherCdi(o.probe, layout)));
   await step('sysctl', 'sysctls', async () => evaluateSysctls(await gather.gatherSysctls(o.probe)));
   await step('clock', 'clock', async () => [evaluateClock(await gather.gatherClock(o.probe))]);
   // isulats' own engine, embedded or behind a daemon on this host: its dirs are known and local.

@@ -14,6 +14,7 @@ import type { EngineOptions, EnginePaths } from './config/engine-config.js';
 import type { HostFeatures } from './container/spec.js';
 import type { EngineNri } from './nri/engine-nri.js';
 import { systemdCgroupsPath } from './oci/systemd-cgroup.js';
+import type { CdiRegistry } from './cdi/spec-registry.js';
 
 export interface EngineContext {
   options: EngineOptions;
@@ -36,6 +37,8 @@ export interface EngineContext {
   cgroupManager: 'cgroupfs' | 'systemd';
   warn: (message: string) => void;
   info?: (message: string) => void;
+  /** CDI specs of the configured dirs, re-read when they change. */
+  cdi: CdiRegistry;
   /** NRI hooks; unset when NRI is off. */
   nri?: EngineNri;
 }

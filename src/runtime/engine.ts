@@ -35,6 +35,7 @@ import { parseCapabilityBound } from './container/spec.js';
 import { SandboxService } from './sandbox/sandbox-service.js';
 import { ContainerService } from './container/container-service.js';
 import { tryWatchExitFiles, type ExitWatch } from './container/exit-watch.js';
+import { CdiRegistry, DEFAULT_CDI_SPEC_DIRS } from './cdi/spec-registry.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
@@ -45,7 +46,7 @@ import { removeDeadExecScratch, removeDeadExecSessions } from './recovery/exec-s
 import { joinPath } from './store/path-join.js';
 import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
-import { checkpointUnavailable } from './oci/criu.js';
+import { checkpointReason, checkpointUnavailable } from './oci/criu.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -116,6 +117,7 @@ export class Engine implements RuntimeApi, ImageApi {
         swapControl: swapControllerAvailable(),
       },
       pauseImage: options.pauseImage ?? DEFAULT_PAUSE_IMAGE,
+      cdi: new CdiRegistry(options.cdiSpecDirs ?? DEFAULT_CDI_SPEC_DIRS),
       cgroupManager,
       warn,
       info: options.info,
@@ -375,6 +377,15 @@ export class Engine implements RuntimeApi, ImageApi {
         default: this.ctx.runtimes.defaultName,
         handlers: Object.fromEntries(this.ctx.runtimes.all().map((h) => [h.name, { path: h.path, runtimeArgs: h.runtimeArgs, root: h.root }])),
       });
+      // As containerd's config shows enableCDI and cdiSpecDirs; plus what the dirs hold now.
+      const cdi = await this.ctx.cdi.snapshot();
+      info.cdi = JSON.stringify({ enabled: true, specDirs: this.ctx.cdi.dirs, specs: cdi.specs.length, devices: [...cdi.devices.keys()], errors: Object.fromEntries(cdi.errors) });
+      // The node features of Kubernetes 1.31+ and whether this host has them (doctor prints it).
+      info.nodeFeatures = JSON.stringify({
+        cdi: { available: true },
+        imageVolumes: { available: true },
+        checkpoint: { available: false, reason: await checkpointReason(this.ctx.runner) },
+      });
     }
     return {
       status: {
@@ -466,7 +477,15 @@ export class Engine implements RuntimeApi, ImageApi {
   pullImage(req: cri.PullImageRequestIn, opts?: PullImageOptions) {
     return this.ctx.images.pullImage(req, opts);
   }
-  removeImage(req: cri.RemoveImageRequestIn) {
+  async removeImage(req: cri.RemoveImageRequestIn): Promise<cri.RemoveImageResponse> {
+    const name = req.image?.image ?? '';
+    const image = await this.ctx.images.resolveImage(name).catch(() => undefined);
+    if (image) {
+      // A container's own image goes as containerd removes it (the container keeps its layers); an
+      // image mounted as a volume is refused while a container mounts it.
+      const users = (await this.ctx.containers.list()).filter((c) => c.volumeImageIds?.includes(image.id));
+      if (users.length) throw failedPrecondition(`image ${name} is in use as a volume by ${users.length} container(s)`);
+    }
     return this.ctx.images.removeImage(req);
   }
   imageFsInfo(req: cri.ImageFsInfoRequestIn) {

@@ -60,6 +60,8 @@ export interface DaemonConfig {
   /** Pods that share no PID namespace run without a pause container (CRI-O's drop_infra_ctr); false: every pod gets one. */
   dropInfraContainer: boolean;
   nri: NriConfig;
+  /** CDI spec dirs, lowest priority first. */
+  cdiSpecDirs: string[];
   pidfile: string;
   /** host:port of the Prometheus /metrics endpoint; none when unset (the default). */
   metricsAddress?: string;
@@ -115,6 +117,7 @@ export function defaultDaemonConfig(): DaemonConfig {
       requestTimeoutMs: 2000,
       disableConnections: false,
     },
+    cdiSpecDirs: ['/etc/cdi', '/var/run/cdi'],
     pidfile: '/var/run/isulats.pid',
   };
 }
@@ -366,6 +369,12 @@ const KEYS: Record<string, Setter> = {
   'nri-registration-timeout': nri('registrationTimeoutMs', durationMs),
   'nri-request-timeout': nri('requestTimeoutMs', durationMs),
   'disable-nri-connections': nri('disableConnections', bool),
+  'cdi-spec-dirs': set('cdiSpecDirs', (v, k, p) => {
+    const before = p.length;
+    const dirs = stringList(v, k, p);
+    const out = dirs?.map((d, i) => absPath(d, `${k}[${i}]`, p) ?? '');
+    return p.length === before ? out : undefined;
+  }),
   pidfile: set('pidfile', absPath),
   'metrics-address': set('metricsAddress', hostPort),
 };

@@ -34,6 +34,8 @@ export interface EngineOptions {
    * bind mounts only (CRI-O's drop_infra_ctr). false gives every pod a pause container. Default true.
    */
   dropInfraContainer?: boolean;
+  /** CDI spec dirs, lowest priority first (default /etc/cdi, /var/run/cdi). */
+  cdiSpecDirs?: string[];
   /** NRI (node resource interface); off when unset or not enabled. */
   nri?: NriEngineOptions;
   /**

@@ -36,6 +36,8 @@ export interface ContainerRecord {
   user: { uid: number; gid: number; supplementalGroups: number[] };
   /** The runtime handler its pod resolved to, copied at create (absent in older records: the default). */
   runtimeHandler?: string;
+  /** Images its image volumes mount (RemoveImage refuses them while the container exists). */
+  volumeImageIds?: string[];
 }
 
 /** What the monitor recorded about an exit; undefined when the monitor died without recording one. */

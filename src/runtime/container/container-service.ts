@@ -11,6 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 import type { CallOptions, StreamIO } from '../../api/cri-service.js';
 import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
+import { checkImageVolumes, imageVolumeKeys, prepareImageVolumes } from './image-volumes.js';
+import { injectCdiDevices } from '../cdi/inject.js';
+import { requestedCdiDevices } from '../cdi/device-requests.js';
 import { failedPrecondition, invalidArgument, IsulatsError, isKind, notFound } from '../errors.js';
 import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { newId } from '../store/id-registry.js';
@@ -90,6 +93,9 @@ export class ContainerService {
     refuseNulBytes(req.sandboxConfig, 'sandboxConfig');
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
+    // Names checked before anything is made; resolved once the spec is built.
+    const cdiDevices = requestedCdiDevices(config);
+    checkImageVolumes(config.mounts);
     await step();
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
     const sandbox = sandboxId ? await ctx.sandboxes.get(sandboxId) : undefined;
@@ -147,9 +153,14 @@ export class ContainerService {
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
       let specConfig = config;
-      if (sandbox.userns && sandbox.usernsPath && config.mounts?.length) {
+      if (config.mounts?.some((m) => m?.image?.image)) {
+        const volumes = await prepareImageVolumes(ctx, id, config.mounts, (key) => undo.push('remove image volume', () => ctx.snapshots.remove(key)));
+        specConfig = { ...config, mounts: volumes.mounts };
+        record.volumeImageIds = volumes.imageIds;
+      }
+      if (sandbox.userns && sandbox.usernsPath && specConfig.mounts?.length) {
         undo.push('release idmapped volumes', async () => releaseVolumes(ctx.paths, sandbox.id, id));
-        specConfig = { ...config, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, config.mounts) };
+        specConfig = { ...specConfig, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, specConfig.mounts) };
       }
       const podFiles = podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox);
       const built = buildContainerSpec({
@@ -186,6 +197,8 @@ export class ContainerService {
           && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
         warn: ctx.warn,
       });
+      // Before NRI, as containerd: plugins see the devices the pod asked for.
+      if (cdiDevices.length) await injectCdiDevices(ctx.cdi, built, cdiDevices);
       await step();
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
@@ -213,7 +226,7 @@ export class ContainerService {
           if (!written) throw notFound(`container "${id}" not found`);
           return written;
         });
-        return (await Promise.all([commit, ctx.snapshots.persist(id)]))[0];
+        return (await Promise.all([commit, ctx.snapshots.persist(id), ...imageVolumeKeys(id, config.mounts).map((k) => ctx.snapshots.persist(k))]))[0];
       });
       if (!created) throw podGone();
       runtimeFailpoint('create-after-record-write');
@@ -518,6 +531,7 @@ export class ContainerService {
       await this.ctx.snapshots.remove(id).catch((error) => {
         if (!isKind(error, 'not-found')) throw error;
       });
+      for (const key of imageVolumeKeys(id, r.config.mounts)) await this.ctx.snapshots.remove(key);
       runtimeFailpoint('rm-after-snapshot-remove');
       await this.ctx.containers.remove(id);
       runtimeFailpoint('rm-after-record-remove');
@@ -582,6 +596,7 @@ export class ContainerService {
     await this.oci(record).release(record.id).catch(() => undefined);
     releaseVolumes(this.ctx.paths, record.sandboxId, record.id);
     await this.ctx.snapshots.remove(record.id).catch(() => undefined);
+    for (const key of imageVolumeKeys(record.id, record.config.mounts)) await this.ctx.snapshots.remove(key).catch(() => undefined);
     await this.ctx.containers.remove(record.id);
     await this.ctx.containerNames.release(record.name, record.id);
     await removeExitFile(this.ctx.paths.exitDir, record.id);

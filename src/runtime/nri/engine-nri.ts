@@ -23,6 +23,8 @@ import type { SandboxRecord } from '../sandbox/sandbox-record.js';
 import type { ContainerRecord } from '../container/container-record.js';
 import type { StateStore } from '../store/state-store.js';
 import type { LinuxResourcesUpdate } from '../oci/cgroups.js';
+import { injectCdiDevices } from '../cdi/inject.js';
+import type { CdiRegistry } from '../cdi/spec-registry.js';
 import { containerView, nriResourcesFromCri, oneLine, podStub, podView, runtimeUpdateFromNri } from './views.js';
 
 /**
@@ -33,6 +35,8 @@ export interface EngineNriContext {
   sandboxes: StateStore<SandboxRecord>;
   containers: StateStore<ContainerRecord>;
   host: { oomScoreFloor: number };
+  /** CDI devices plugins ask for are resolved here. */
+  cdi: CdiRegistry;
   warn: (message: string) => void;
   info?: (message: string) => void;
 }
@@ -141,7 +145,8 @@ export class EngineNri {
     } catch (err) {
       throw failedPrecondition(oneLine(`NRI: cannot apply the adjustment of container ${record.config.metadata?.name ?? record.id}: ${(err as Error).message}`));
     }
-    if (applied.cdiDevices.length) throw failedPrecondition(`NRI: CDI devices are not supported by this runtime (requested: ${applied.cdiDevices.join(', ')})`);
+    // Resolved as the pod's own requests are (containerd injects them after the adjustment too).
+    if (applied.cdiDevices.length) await injectCdiDevices(this.ctx.cdi, applied.spec as OciSpec, applied.cdiDevices);
     if (applied.blockioClass) this.ctx.warn(`NRI: block I/O class ${applied.blockioClass} for container ${record.id} ignored (no classes configured)`);
     const out = applied.spec as OciSpec;
     // The sandbox may lack CAP_SYS_RESOURCE: a plugin cannot lower the score below what the host allows.

@@ -19,10 +19,15 @@ export async function criuProblem(runner: ProcessRunner, criuPath = 'criu'): Pro
   return `criu check failed${result.timedOut ? ' (timed out)' : ''}: ${first || `exit ${result.code}`}`;
 }
 
-/** The Unimplemented error for a checkpoint or restore request. */
-export async function checkpointUnavailable(runner: ProcessRunner, what: string): Promise<IsulatsError> {
+/** Why checkpoint/restore is not available (verbose Status and doctor say it too). */
+export function checkpointReason(runner: ProcessRunner): Promise<string> {
   verdict ??= criuProblem(runner).then((problem) =>
     problem ? `checkpoint needs CRIU, which cannot run on this host: ${problem}` : 'isulats does not implement checkpoint/restore yet (CRIU itself works on this host)',
   );
-  return unimplemented(`${what}: ${await verdict}`);
+  return verdict;
+}
+
+/** The Unimplemented error for a checkpoint or restore request. */
+export async function checkpointUnavailable(runner: ProcessRunner, what: string): Promise<IsulatsError> {
+  return unimplemented(`${what}: ${await checkpointReason(runner)}`);
 }
