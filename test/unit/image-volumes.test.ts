@@ -38,7 +38,12 @@ describe('image volumes', () => {
     expect(resolveSubPath(root, 'conf/app/', 'img')).toBe(join(root, 'conf', 'app'));
     expect(resolveSubPath(root, '/conf', 'img')).toBe(join(root, 'conf'));
     expect(resolveSubPath(root, 'inside', 'img')).toBe(join(root, 'conf', 'app'));
-    expect(() => resolveSubPath(root, 'escape', 'img')).toThrow('image_sub_path "escape" leaves image img');
+    // A link to `/etc` is the image's own /etc, never the host's: absent here, then present.
+    expect(() => resolveSubPath(root, 'escape', 'img')).toThrow(expect.objectContaining({ kind: 'not-found' }));
+    symlinkSync('/conf/app', join(root, 'absolute'));
+    expect(resolveSubPath(root, 'absolute', 'img')).toBe(join(root, 'conf', 'app'));
+    mkdirSync(join(root, 'etc'));
+    expect(resolveSubPath(root, 'escape', 'img')).toBe(join(root, 'etc'));
     expect(() => resolveSubPath(root, 'conf/../../x', 'img')).toThrow(/leaves image img/);
     expect(() => resolveSubPath(root, 'conf/file', 'img')).toThrow(/is not a directory/);
     expect(() => resolveSubPath(root, 'nope', 'img')).toThrow(expect.objectContaining({ kind: 'not-found' }));

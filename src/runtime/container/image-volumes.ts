@@ -5,10 +5,11 @@
 // of the image's layers (its own rw layer stays unused) that the container
 // bind-mounts read-only. Each volume is a snapshot keyed by the container and
 // the mount's index, so removal, undo and recovery find it from the record.
-import { realpathSync, statSync } from 'node:fs';
-import { join as joinPath, normalize } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolveInRootfs } from '../oci/rootfs-path.js';
+import { normalize } from 'node:path';
 import type * as cri from '../../api/cri.js';
-import { invalidArgument, isKind, notFound } from '../errors.js';
+import { invalidArgument, isKind, IsulatsError, notFound } from '../errors.js';
 import type { EngineContext } from '../engine-context.js';
 
 export const imageVolumeKey = (containerId: string, index: number) => `${containerId}-iv${index}`;
@@ -34,14 +35,18 @@ export function resolveSubPath(root: string, sub: string, image: string): string
   const rel = normalize(sub).replace(/^\/+/, '');
   if (rel === '' || rel === '.') return root;
   if (rel === '..' || rel.startsWith('../')) throw invalidArgument(`image_sub_path "${sub}" leaves image ${image}`);
+  // Links inside the image resolve inside it (an absolute target restarts at the image's root),
+  // as containerd resolves the sub-path in the image.
   let real: string;
+  let isDir: boolean;
   try {
-    real = realpathSync(joinPath(root, rel));
-  } catch {
+    real = resolveInRootfs(root, rel);
+    isDir = statSync(real).isDirectory();
+  } catch (error) {
+    if (error instanceof IsulatsError) throw error;
     throw notFound(`image_sub_path "${sub}" not found in image ${image}`);
   }
-  if (real !== root && !real.startsWith(`${root}/`)) throw invalidArgument(`image_sub_path "${sub}" leaves image ${image}`);
-  if (!statSync(real).isDirectory()) throw invalidArgument(`image_sub_path "${sub}" of image ${image} is not a directory (only directories can be mounted)`);
+  if (!isDir) throw invalidArgument(`image_sub_path "${sub}" of image ${image} is not a directory (only directories can be mounted)`);
   return real;
 }
 
