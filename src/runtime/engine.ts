@@ -478,12 +478,14 @@ export class Engine implements RuntimeApi, ImageApi {
     return this.ctx.images.pullImage(req, opts);
   }
   async removeImage(req: cri.RemoveImageRequestIn): Promise<cri.RemoveImageResponse> {
-    const name = req.image?.image ?? '';
-    const image = await this.ctx.images.resolveImage(name).catch(() => undefined);
-    if (image) {
-      // A container's own image goes as containerd removes it (the container keeps its layers); an
-      // image mounted as a volume is refused while a container mounts it.
-      const users = (await this.ctx.containers.list()).filter((c) => c.volumeImageIds?.includes(image.id));
+    // A container's own image goes as containerd removes it (the container keeps its layers); an
+    // image mounted as a volume is refused while a container mounts it. The image is resolved
+    // only when some container mounts an image volume at all.
+    const mounting = (await this.ctx.containers.list()).filter((c) => c.volumeImageIds?.length);
+    if (mounting.length) {
+      const name = req.image?.image ?? '';
+      const image = await this.ctx.images.resolveImage(name).catch(() => undefined);
+      const users = image ? mounting.filter((c) => c.volumeImageIds!.includes(image.id)) : [];
       if (users.length) throw failedPrecondition(`image ${name} is in use as a volume by ${users.length} container(s)`);
     }
     return this.ctx.images.removeImage(req);

@@ -87,7 +87,7 @@ describe('image volumes in the daemon', () => {
   it('refuses RemoveImage of a volume\'s image while a container uses it, and removes it once the pod is gone', async () => {
     const err = (await c.image('RemoveImage', { image: { image: settings } }).catch((e: unknown) => e)) as grpc.ServiceError;
     expect(err.code).toBe(grpc.status.FAILED_PRECONDITION);
-    expect(err.details).toBe(`image ${settings} is in use by 2 container(s)`);
+    expect(err.details).toBe(`image ${settings} is in use as a volume by 2 container(s)`);
     await c.runtime('StopPodSandbox', { podSandboxId });
     await c.runtime('RemovePodSandbox', { podSandboxId });
     podSandboxId = '';

@@ -74,7 +74,7 @@ describe('image volumes in the engine', () => {
 
     const refused = (await engine.removeImage({ image: { image: SETTINGS } }).catch((e: unknown) => e)) as Error & { kind?: string };
     expect(refused.kind).toBe('failed-precondition');
-    expect(refused.message).toBe(`image ${SETTINGS} is in use by 1 container(s)`);
+    expect(refused.message).toBe(`image ${SETTINGS} is in use as a volume by 1 container(s)`);
 
     // A new engine on the same root, as after a daemon restart: the running container keeps its volumes.
     engine = await fx.reopen();
