@@ -4,6 +4,7 @@
 // runs; on isulats daemon and containerd in the same run, with the same
 // answers. The execsync helper once had fixed 4,096-entry tables and failed
 // both with INTERNAL "unknown or repeated-too-often plan key env".
+// (The project's api.proto has KeyValue.value as bytes, so values go as Buffers.)
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ async function withContainer<T>(c: RawCriClient, fn: (containerId: string) => Pr
       podSandboxId, sandboxConfig,
       config: {
         metadata: { name: 'app', attempt: 0 }, image: { image: rigEnv().ISULATS_TEST_BUSYBOX }, command: ['sleep', '3600'],
-        envs: ENV, logPath: 'app/0.log', labels: { 'io.kubernetes.container.name': 'app', 'io.kubernetes.pod.uid': uid }, linux: {},
+        envs: ENV.map((e) => ({ key: e.key, value: Buffer.from(e.value) })), logPath: 'app/0.log', labels: { 'io.kubernetes.container.name': 'app', 'io.kubernetes.pod.uid': uid }, linux: {},
       },
     }, 60_000);
     await c.runtime('StartContainer', { containerId }, 60_000);
