@@ -63,7 +63,10 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
-#define MAX_ITEMS 4096
+/* Tables grow as the plan needs (env and argv as large as execve takes); this only stops a runaway plan. */
+#define MAX_ITEMS (1 << 24)
+/* The kernel's NGROUPS_MAX. */
+#define MAX_GROUPS 65536
 
 static int error_fd = 2;
 
@@ -98,14 +101,26 @@ struct plan {
   int has_caps;
   unsigned long long caps[5];
   long uid, gid;
-  gid_t groups[MAX_ITEMS];
-  int ngroups;
+  gid_t *groups;
+  int ngroups, capgroups;
   const char *cwd;
-  char *env[MAX_ITEMS + 2];
-  int nenv;
-  char *args[MAX_ITEMS + 1];
-  int nargs;
+  char **env; /* room for HOME= and the NULL after nenv */
+  int nenv, capenv;
+  char **args; /* room for the NULL after nargs */
+  int nargs, capargs;
 };
+
+/* Makes room for `need` elements, doubling. */
+static void *grow(void *arr, int *cap, int need, size_t elem, int max, const char *what) {
+  if (need <= *cap) return arr;
+  if (need > max) fail("too many %s in plan (more than %d)", what, max);
+  int ncap = *cap ? *cap : 64;
+  while (ncap < need) ncap = ncap > max / 2 ? max : ncap * 2;
+  void *n = realloc(arr, (size_t)ncap * elem);
+  if (!n) fail("out of memory for %d %s of the plan", ncap, what);
+  *cap = ncap;
+  return n;
+}
 
 static char *read_all(int fd, size_t *len) {
   size_t cap = 65536, n = 0;
@@ -158,12 +173,19 @@ static void parse_plan(struct plan *p, char *buf, size_t len) {
       p->has_caps = 1;
     } else if (!strcmp(key, "uid")) p->uid = number(key, val);
     else if (!strcmp(key, "gid")) p->gid = number(key, val);
-    else if (!strcmp(key, "group") && p->ngroups < MAX_ITEMS) p->groups[p->ngroups++] = (gid_t)number(key, val);
-    else if (!strcmp(key, "cwd")) p->cwd = val;
-    else if (!strcmp(key, "env") && p->nenv < MAX_ITEMS) p->env[p->nenv++] = val;
-    else if (!strcmp(key, "arg") && p->nargs < MAX_ITEMS) p->args[p->nargs++] = val;
-    else fail("unknown or repeated-too-often plan key %s", key);
+    else if (!strcmp(key, "group")) {
+      p->groups = grow(p->groups, &p->capgroups, p->ngroups + 1, sizeof *p->groups, MAX_GROUPS, "groups");
+      p->groups[p->ngroups++] = (gid_t)number(key, val);
+    } else if (!strcmp(key, "cwd")) p->cwd = val;
+    else if (!strcmp(key, "env")) {
+      p->env = grow(p->env, &p->capenv, p->nenv + 3, sizeof *p->env, MAX_ITEMS, "env entries");
+      p->env[p->nenv++] = val;
+    } else if (!strcmp(key, "arg")) {
+      p->args = grow(p->args, &p->capargs, p->nargs + 2, sizeof *p->args, MAX_ITEMS, "args");
+      p->args[p->nargs++] = val;
+    } else fail("unknown or repeated-too-often plan key %s", key);
   }
+  p->env = grow(p->env, &p->capenv, p->nenv + 3, sizeof *p->env, MAX_ITEMS, "env entries");
   if (p->pid <= 0 || p->uid < 0 || p->gid < 0 || !p->has_caps || p->nargs == 0) fail("incomplete plan");
 }
 
@@ -368,20 +390,43 @@ static const char *env_get(struct plan *p, const char *name) {
   return NULL;
 }
 
-/* Go's os.Setenv over the spec's list: a later K=V replaces an earlier K in place. */
+static size_t env_key_hash(const char *s, size_t len) {
+  size_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+  return h;
+}
+
+/*
+ * Go's os.Setenv over the spec's list: a later K=V replaces an earlier K in
+ * place. Keys are found through a hash table, so thousands of variables
+ * (kubelet's service links) cost a pass, not a scan per variable.
+ */
 static void build_env(struct plan *p) {
+  size_t cap = 16;
+  while (cap < (size_t)p->nenv * 2) cap <<= 1;
+  int *slot = malloc(cap * sizeof *slot);
+  if (!slot) fail("out of memory");
+  for (size_t k = 0; k < cap; k++) slot[k] = -1;
   int n = 0;
   for (int i = 0; i < p->nenv; i++) {
     char *eq = strchr(p->env[i], '=');
     if (!eq) fail("invalid environment variable: \"%s\"", p->env[i]);
     if (eq == p->env[i]) fail("environment variable name can't be empty: \"%s\"", p->env[i]);
     size_t klen = (size_t)(eq - p->env[i]) + 1;
-    int j;
-    for (j = 0; j < n; j++)
-      if (!strncmp(p->env[j], p->env[i], klen)) break;
-    p->env[j] = p->env[i];
-    if (j == n) n++;
+    size_t h = env_key_hash(p->env[i], klen) & (cap - 1);
+    int j = -1;
+    for (; slot[h] >= 0; h = (h + 1) & (cap - 1))
+      if (!strncmp(p->env[slot[h]], p->env[i], klen)) {
+        j = slot[h];
+        break;
+      }
+    if (j >= 0) p->env[j] = p->env[i];
+    else {
+      slot[h] = n;
+      p->env[n++] = p->env[i];
+    }
   }
+  free(slot);
   p->nenv = n;
   p->env[n] = NULL;
 }

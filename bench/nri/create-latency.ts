@@ -22,7 +22,9 @@ async function measure(plugins: number): Promise<string> {
   try {
     for (let i = 0; i < plugins; i++) {
       const script = join(dir, `${String(10 + i)}-adjuster${i}`);
-      writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${pluginBundle}"\n`);
+      // The adjuster takes annotations only from trusted namespaces (examples/nri/annotation-policy.ts).
+      writeFileSync(`${pluginBundle}.trust.yaml`, 'allowedNamespaces: ["*"]\n');
+      writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${pluginBundle}" --config "${pluginBundle}.trust.yaml"\n`);
       chmodSync(script, 0o755);
     }
     const nri = new Adaptation({

@@ -10,7 +10,7 @@
 // Run through bench/nri/run-cri.mjs. Usage: ... [ITERATIONS] (default 30)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
 import { containerd17BinDir } from '../../test/rig/containerd17.js';
@@ -48,7 +48,9 @@ const quantile = (xs: number[], q: number): number => {
 async function connectPlugins(t: Target, bundle: string, n: number): Promise<void> {
   while (t.plugins.length < n) {
     const i = t.plugins.length;
-    const child = spawn(process.execPath, [bundle, '--socket', t.nriSocket, '--name', `adjuster${i}`, '--idx', String(30 + i)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // The adjuster takes annotations only from trusted namespaces (examples/nri/annotation-policy.ts).
+    writeFileSync(`${bundle}.trust.yaml`, 'allowedNamespaces: ["*"]\n');
+    const child = spawn(process.execPath, [bundle, '--socket', t.nriSocket, '--name', `adjuster${i}`, '--idx', String(30 + i), '--config', `${bundle}.trust.yaml`], { stdio: ['ignore', 'ignore', 'pipe'] });
     t.plugins.push(child);
     let err = '';
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));

@@ -24,7 +24,9 @@ function pluginDir(n: number): string {
   mkdirSync(p, { recursive: true });
   for (let i = 0; i < n; i++) {
     const script = join(p, `${10 + i}-adjuster${i}`);
-    writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${pluginBundle}"\n`);
+    // The adjuster takes annotations only from trusted namespaces (examples/nri/annotation-policy.ts).
+    writeFileSync(`${pluginBundle}.trust.yaml`, 'allowedNamespaces: [bench]\n');
+    writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${pluginBundle}" --config "${pluginBundle}.trust.yaml"\n`);
     chmodSync(script, 0o755);
   }
   return p;

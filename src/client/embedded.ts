@@ -85,6 +85,7 @@ export function engineOptions(cfg: DaemonConfig, log?: EngineLog, mode: 'daemon'
           registrationTimeoutMs: cfg.nri.registrationTimeoutMs,
           requestTimeoutMs: cfg.nri.requestTimeoutMs,
           enableExternalConnections: !cfg.nri.disableConnections,
+          validator: cfg.nri.validator,
         }
       : undefined,
     watchExits: mode === 'daemon',

@@ -17,6 +17,8 @@ import { Stub, adjustment, type Plugin } from '../../src/nri/sdk/index.js';
 import { TtrpcClient, TtrpcServer, loadEnvelopes } from '../../src/nri/ttrpc/index.js';
 import { DeviceMountInjector } from '../../examples/nri/device-mount-injector.js';
 import { EnvUlimitAdjuster } from '../../examples/nri/env-ulimit-adjuster.js';
+/** The example adjusters take annotations only from trusted namespaces; these tests trust all. */
+const TRUST_ALL = { allowedNamespaces: ['*'] };
 import { EventLogger } from '../../examples/nri/logger.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -151,8 +153,8 @@ describe('NRI adaptation with SDK plugins', () => {
 
   it('merges adjustments of several plugins into one', async () => {
     await startRuntime();
-    await connect(new EnvUlimitAdjuster(), 'env-ulimit', '20');
-    await connect(new DeviceMountInjector(), 'injector', '30');
+    await connect(new EnvUlimitAdjuster(TRUST_ALL), 'env-ulimit', '20');
+    await connect(new DeviceMountInjector(TRUST_ALL), 'injector', '30');
     const res = await nriRuntime!.createContainer(pod, container);
     expect(res.adjust.env).toEqual([
       { key: 'GREETING', value: 'hello' },
@@ -166,7 +168,7 @@ describe('NRI adaptation with SDK plugins', () => {
   it('lets later plugins see earlier adjustments', async () => {
     await startRuntime();
     let seenEnv: string[] = [];
-    await connect(new EnvUlimitAdjuster(), 'env-ulimit', '20');
+    await connect(new EnvUlimitAdjuster(TRUST_ALL), 'env-ulimit', '20');
     await connect({ createContainer: (_p, c) => void (seenEnv = c.env) }, 'observer', '90');
     await nriRuntime!.createContainer(pod, container);
     expect(seenEnv).toEqual(['PATH=/bin', 'GREETING=hello', 'MODE=test']);
@@ -227,7 +229,7 @@ describe('NRI adaptation with SDK plugins', () => {
   it('drops a hung plugin at the request timeout and carries on', async () => {
     await startRuntime({ requestTimeoutMs: 300 });
     await connect({ createContainer: () => new Promise(() => undefined) }, 'hung', '10');
-    await connect(new EnvUlimitAdjuster(), 'env-ulimit', '20');
+    await connect(new EnvUlimitAdjuster(TRUST_ALL), 'env-ulimit', '20');
     // The hung plugin never answers: only the request timeout lets the call end (the test's timeout bounds it).
     const res = await nriRuntime!.createContainer(pod, container);
     expect(res.adjust.env.map((e) => e.key)).toEqual(['GREETING', 'MODE']);
@@ -238,7 +240,7 @@ describe('NRI adaptation with SDK plugins', () => {
 
   it('passes a plugin error on to the caller', async () => {
     await startRuntime();
-    await connect(new EnvUlimitAdjuster(), 'env-ulimit', '20');
+    await connect(new EnvUlimitAdjuster(TRUST_ALL), 'env-ulimit', '20');
     const bad = { ...pod, annotations: { 'ulimits.nri.isulats.io': '- type: nofile\n  soft: 10\n  hard: 5' } };
     await expect(nriRuntime!.createContainer(bad, container)).rejects.toThrow(
       'NRI plugin 20-env-ulimit failed to handle CreateContainer: ulimit nofile: soft limit 10 above hard limit 5',
@@ -363,7 +365,7 @@ describe('NRI adaptation with SDK plugins', () => {
       const child = spawn(process.execPath, [join(bundleDir, 'crasher.mjs'), nriRuntime!['opts'].socketPath!], { stdio: 'ignore' });
       children.push(child);
       await until(() => nriRuntime!.plugins().some((p) => p.name === 'crasher'), 'crasher to register');
-      await connect(new EnvUlimitAdjuster(), 'env-ulimit', '20');
+      await connect(new EnvUlimitAdjuster(TRUST_ALL), 'env-ulimit', '20');
       const res = await nriRuntime!.createContainer(pod, container);
       expect(res.adjust.env.map((e) => e.key)).toEqual(['GREETING', 'MODE']);
       expect(nriRuntime!.plugins().map((p) => p.name)).toEqual(['env-ulimit']);

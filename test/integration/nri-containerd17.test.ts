@@ -41,8 +41,8 @@ describe('SDK example plugins against containerd 1.7 (NRI enabled)', () => {
     calls.filter((c) => c.session === session && c.caller === caller).map((c) => c.method);
 
   /** Starts an example plugin against the proxy and waits until containerd has synchronised it. */
-  async function connectPlugin(bundle: string, name: string, idx: string, session: number, env: NodeJS.ProcessEnv = {}): Promise<void> {
-    const child = spawn(process.execPath, [bundle, '--socket', proxy!.socketPath, '--name', name, '--idx', idx], {
+  async function connectPlugin(bundle: string, name: string, idx: string, session: number, env: NodeJS.ProcessEnv = {}, extra: string[] = []): Promise<void> {
+    const child = spawn(process.execPath, [bundle, '--socket', proxy!.socketPath, '--name', name, '--idx', idx, ...extra], {
       stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env },
     });
     let stderr = '';
@@ -68,7 +68,9 @@ describe('SDK example plugins against containerd 1.7 (NRI enabled)', () => {
     loggerLog = join(dir, 'logger.log');
     // One at a time, so the logger is session 0 and the adjuster session 1.
     await connectPlugin(bundles.logger!, 'logger', '10', 0, { NRI_LOGGER_FILE: loggerLog });
-    await connectPlugin(bundles['env-ulimit-adjuster']!, 'env-ulimit-adjuster', '20', 1);
+    // External: its annotation policy comes from --config (it trusts no namespace without one).
+    writeFileSync(join(dir, 'env-ulimit.yaml'), 'allowedNamespaces: [nri-test]\n');
+    await connectPlugin(bundles['env-ulimit-adjuster']!, 'env-ulimit-adjuster', '20', 1, {}, ['--config', join(dir, 'env-ulimit.yaml')]);
   }, 120_000);
 
   afterAll(async () => {

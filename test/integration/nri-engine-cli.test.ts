@@ -35,6 +35,8 @@ describe('NRI in the embedded CLI', () => {
       chmodSync(join(pluginDir, name!), 0o755);
     }
     writeFileSync(join(confDir, '30-logger.conf'), `logFile: ${join(dir, 'events.log')}\n`);
+    // The adjuster takes annotations only from namespaces its configuration trusts.
+    writeFileSync(join(confDir, '10-env.conf'), 'allowedNamespaces: ["*"]\n');
     writeFileSync(join(dir, 'daemon.json'), JSON.stringify({ 'nri-support': true, 'nri-plugin-dir': pluginDir, 'nri-plugin-config-dir': confDir, 'nri-socket': join(dir, 'nri.sock') }));
     mkdirSync(join(dir, 'cni'));
     env = { ISULATS_DAEMON_CONFIG: join(dir, 'daemon.json'), ISULATS_CNI_CONF_DIR: join(dir, 'cni'), CONTAINER_RUNTIME_ENDPOINT: '', ISULATS_DAEMON_SOCKET: join(dir, 'no-daemon.sock') };

@@ -124,6 +124,9 @@ describe('NRI in the engine', () => {
     const confDir = mkdtempSync(join(fx.dir, 'conf-'));
     const eventLog = join(confDir, 'events.log');
     writeFileSync(join(confDir, '30-logger.conf'), `logFile: ${eventLog}\n`);
+    // The adjusters take annotations only from namespaces their configuration trusts.
+    writeFileSync(join(confDir, '10-env.conf'), 'allowedNamespaces: [rt-test]\n');
+    writeFileSync(join(confDir, '20-mounts.conf'), 'allowedNamespaces: [rt-test]\n');
     const { engine } = await engineWith({ enabled: true, mode: 'embedded', pluginConfigDir: confDir, pluginDir: pluginDir({ '10-env': 'env', '20-mounts': 'mounts', '30-logger': 'logger' }) });
     const pod = podConfig('nri-adjust', {
       annotations: {
@@ -240,7 +243,9 @@ describe('NRI in the engine', () => {
   }, 120_000);
 
   it('creates the container without a plugin that hangs past the request timeout', async () => {
-    const { engine, warnings } = await engineWith({ enabled: true, mode: 'embedded', requestTimeoutMs: 1000, pluginDir: pluginDir({ '05-hung': 'hung', '10-env': 'env' }) });
+    const confDir = mkdtempSync(join(fx.dir, 'conf-'));
+    writeFileSync(join(confDir, '10-env.conf'), 'allowedNamespaces: [rt-test]\n');
+    const { engine, warnings } = await engineWith({ enabled: true, mode: 'embedded', requestTimeoutMs: 1000, pluginConfigDir: confDir, pluginDir: pluginDir({ '05-hung': 'hung', '10-env': 'env' }) });
     const pod = podConfig('nri-hung', { annotations: { 'env.nri.isulats.io/pod': 'STILL: here\n' } });
     const { podSandboxId } = await engine.runPodSandbox({ config: pod });
     const { containerId } = await engine.createContainer({

@@ -107,6 +107,29 @@ describe('daemon.json', () => {
     expect(parseDaemonJson(JSON.stringify({ 'nri-request-timeout': 2147483647 })).nri?.requestTimeoutMs).toBe(2147483647);
   });
 
+  it('takes nri-default-validator with containerd 2.x\'s key names and passes it to the engine', () => {
+    const file = parseDaemonJson(JSON.stringify({
+      'nri-support': true,
+      'nri-default-validator': {
+        enable: true, 'reject-oci-hook-adjustment': true, 'reject-namespace-adjustment': true, 'reject-seccomp-adjustment': true,
+        'required-plugins': ['topology'], 'tolerate-missing-plugins-annotation': 'tolerate.example.com', 'allowed-plugins': ['topology', 'logger'],
+      },
+    }));
+    const validator = {
+      enable: true, rejectOCIHookAdjustment: true, rejectNamespaceAdjustment: true,
+      rejectRuntimeDefaultSeccompAdjustment: true, rejectUnconfinedSeccompAdjustment: true, rejectCustomSeccompAdjustment: true,
+      requiredPlugins: ['topology'], tolerateMissingPluginsAnnotation: 'tolerate.example.com', allowedPlugins: ['topology', 'logger'],
+    };
+    expect(file.nri?.validator).toEqual(validator);
+    expect(engineOptions(resolveDaemonConfig(file), undefined, 'daemon').nri?.validator).toEqual(validator);
+    expect(defaultDaemonConfig().nri.validator).toBeUndefined();
+    expect(problemsOf(() => parseDaemonJson(JSON.stringify({ 'nri-default-validator': { enable: 'yes', 'reject-hooks': true, 'allowed-plugins': 'logger' } })))).toEqual([
+      '"nri-default-validator.enable": expected true or false, got "yes"',
+      expect.stringMatching(/^"nri-default-validator.reject-hooks": unknown option \(known: enable, reject-oci-hook-adjustment, /),
+      expect.stringMatching(/^"nri-default-validator.allowed-plugins": /),
+    ]);
+  });
+
   it('rejects text that is not a JSON object', () => {
     expect(problemsOf(() => parseDaemonJson('{"graph": '))[0]).toMatch(/not valid JSON/);
     expect(problemsOf(() => parseDaemonJson('[1]'))[0]).toMatch(/JSON object/);

@@ -151,7 +151,7 @@ describe('containerd 1.7 recording (a): containerd\'s requests against the SDK s
   });
 
   it('the env/ulimit adjuster subscribes to CreateContainer only and returns the recorded adjustment', async () => {
-    const { register, answers } = await replayContainerd(ADJUSTER, new EnvUlimitAdjuster());
+    const { register, answers } = await replayContainerd(ADJUSTER, new EnvUlimitAdjuster({ allowedNamespaces: ['*'] }));
     expect(register).toEqual(recordedRegistration(ADJUSTER));
     expect(answers).toEqual(recordedAnswers(ADJUSTER));
     const adjust = (answers[2]!.message as nri.CreateContainerResponse).adjust;

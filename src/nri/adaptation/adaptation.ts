@@ -41,6 +41,8 @@ export interface AdaptationOptions {
   /** Evicts (stops) containers a plugin asked to evict. */
   evictFn?: (evictions: nri.ContainerEviction[]) => Promise<void>;
   defaultValidator?: DefaultValidatorConfig;
+  /** Only plugins of these names may register (pre-installed or external); any when unset. */
+  allowedPlugins?: string[];
   /** Where launched plugins' stdout/stderr go. */
   pluginOutput?: 'ignore' | 'inherit';
   /** The PID behind an external plugin's connection (SO_PEERCRED), for listings; unknown without it. */
@@ -303,6 +305,10 @@ export class Adaptation {
       requestTimeoutMs: this.requestTimeoutMs,
       log: this.log,
       updateContainers: (plugin, req) => this.unsolicitedUpdate(plugin, req),
+      admitName: (name) => {
+        const allowed = this.opts.allowedPlugins;
+        return !allowed || allowed.includes(name) ? undefined : `plugin name ${JSON.stringify(name)} is not in the NRI validator's allowed-plugins`;
+      },
       failed: (plugin, kind) => {
         const counts = this.failures.get(plugin) ?? { errors: 0, timeouts: 0 };
         if (kind === 'timeout') counts.timeouts++;

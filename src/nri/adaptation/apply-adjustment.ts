@@ -3,6 +3,7 @@
 // comes back beside it: CDI device names (the engine resolves them) and the
 // block I/O class (the engine maps it to weights, if it knows the class).
 import type * as nri from '../../api/nri.js';
+import { KeyedList } from './keyed-list.js';
 import { isMarkedForRemoval } from './result.js';
 import type { OciHook, OciResources, OciSeccomp, OciSpec } from './oci-spec.js';
 
@@ -51,11 +52,13 @@ export function applyResources(dst: OciResources, src: DeepPartial<nri.LinuxReso
     if (c.cpus) cpu.cpus = c.cpus;
     if (c.mems) cpu.mems = c.mems;
   }
-  for (const h of src.hugepageLimits ?? []) {
-    if (!h?.pageSize) continue;
-    dst.hugepageLimits = [...(dst.hugepageLimits ?? []).filter((x) => x.pageSize !== h.pageSize), { pageSize: h.pageSize, limit: num(h.limit) }];
+  if (src.hugepageLimits?.length) {
+    const limits = new KeyedList(dst.hugepageLimits ?? [], (x) => x.pageSize);
+    for (const h of src.hugepageLimits) if (h?.pageSize) limits.append(h.pageSize, { pageSize: h.pageSize, limit: num(h.limit) });
+    dst.hugepageLimits = limits.toArray();
   }
   for (const [k, v] of Object.entries(src.unified ?? {})) (dst.unified ??= {})[k] = v as string;
+  const rules: NonNullable<OciResources['devices']> = [];
   for (const d of src.devices ?? []) {
     if (!d) continue;
     const rule: { allow: boolean; type?: string; major?: number; minor?: number; access?: string } = { allow: !!d.allow };
@@ -63,8 +66,9 @@ export function applyResources(dst: OciResources, src: DeepPartial<nri.LinuxReso
     if (d.major) rule.major = num(d.major.value);
     if (d.minor) rule.minor = num(d.minor.value);
     if (d.access) rule.access = d.access;
-    (dst.devices ??= []).push(rule);
+    rules.push(rule);
   }
+  if (rules.length) dst.devices = (dst.devices ?? []).concat(rules);
   if (src.pids) dst.pids = { limit: num(src.pids.limit) };
 }
 
@@ -98,25 +102,29 @@ export function applyAdjustment(input: OciSpec, adj: AdjustmentLike | null | und
     else spec.annotations[key] = v as string;
   }
 
-  for (const m of adj.mounts ?? []) {
-    if (!m?.destination) continue;
-    const [dest, removed] = isMarkedForRemoval(m.destination);
-    const kept = (spec.mounts ?? []).filter((x) => x.destination !== dest);
-    if (!removed) kept.push({ destination: dest, type: m.type ?? '', source: m.source ?? '', options: [...((m.options ?? []) as string[])] });
-    spec.mounts = kept;
+  // Keyed parts go through a KeyedList: one pass, whatever their size.
+  if (adj.mounts?.length) {
+    const mounts = new KeyedList(spec.mounts ?? [], (x) => x.destination);
+    for (const m of adj.mounts) {
+      if (!m?.destination) continue;
+      const [dest, removed] = isMarkedForRemoval(m.destination);
+      if (removed) mounts.remove(dest);
+      else mounts.append(dest, { destination: dest, type: m.type ?? '', source: m.source ?? '', options: [...((m.options ?? []) as string[])] });
+    }
+    spec.mounts = mounts.toArray();
   }
 
-  for (const e of adj.env ?? []) {
-    if (!e?.key) continue;
-    const [key, removed] = isMarkedForRemoval(e.key);
+  if (adj.env?.length) {
     const proc = (spec.process ??= {});
-    const env = (proc.env ?? []).filter((s) => s.split('=', 1)[0] !== key || !removed);
-    const i = env.findIndex((s) => s.split('=', 1)[0] === key);
-    if (!removed) {
-      if (i >= 0) env[i] = `${key}=${e.value ?? ''}`;
-      else env.push(`${key}=${e.value ?? ''}`);
+    // A variable set again keeps its place; a new one goes last.
+    const env = new KeyedList(proc.env ?? [], (s) => s.split('=', 1)[0]);
+    for (const e of adj.env) {
+      if (!e?.key) continue;
+      const [key, removed] = isMarkedForRemoval(e.key);
+      if (removed) env.remove(key);
+      else env.replace(key, `${key}=${e.value ?? ''}`);
     }
-    proc.env = env;
+    proc.env = env.toArray();
   }
 
   if (adj.args?.length) (spec.process ??= {}).args = [...(adj.args as string[])];
@@ -130,10 +138,11 @@ export function applyAdjustment(input: OciSpec, adj: AdjustmentLike | null | und
     }
   }
 
-  for (const r of adj.rlimits ?? []) {
-    if (!r?.type) continue;
+  if (adj.rlimits?.length) {
     const proc = (spec.process ??= {});
-    proc.rlimits = [...(proc.rlimits ?? []).filter((x) => x.type !== r.type), { type: r.type, hard: num(r.hard), soft: num(r.soft) }];
+    const rlimits = new KeyedList(proc.rlimits ?? [], (x) => x.type);
+    for (const r of adj.rlimits) if (r?.type) rlimits.append(r.type, { type: r.type, hard: num(r.hard), soft: num(r.soft) });
+    proc.rlimits = rlimits.toArray();
   }
 
   for (const d of adj.CDIDevices ?? []) if (d?.name) out.cdiDevices.push(d.name);
@@ -142,19 +151,29 @@ export function applyAdjustment(input: OciSpec, adj: AdjustmentLike | null | und
   if (!l) return out;
   const linux = (spec.linux ??= {});
 
-  for (const d of l.devices ?? []) {
-    if (!d?.path) continue;
-    const [path, removed] = isMarkedForRemoval(d.path);
-    linux.devices = (linux.devices ?? []).filter((x) => x.path !== path);
-    if (removed) continue;
-    const dev: NonNullable<typeof linux.devices>[number] = { path, type: d.type ?? 'c', major: num(d.major), minor: num(d.minor) };
-    if (d.fileMode) dev.fileMode = num(d.fileMode.value);
-    if (d.uid) dev.uid = num(d.uid.value);
-    if (d.gid) dev.gid = num(d.gid.value);
-    linux.devices.push(dev);
-    // The device must also be allowed by the device cgroup.
-    const res = (linux.resources ??= {});
-    (res.devices ??= []).push({ allow: true, type: dev.type, major: dev.major, minor: dev.minor, access: 'rwm' });
+  if (l.devices?.length) {
+    const devices = new KeyedList(linux.devices ?? [], (x) => x.path);
+    const rules: NonNullable<OciResources['devices']> = [];
+    for (const d of l.devices) {
+      if (!d?.path) continue;
+      const [path, removed] = isMarkedForRemoval(d.path);
+      if (removed) {
+        devices.remove(path);
+        continue;
+      }
+      const dev: NonNullable<typeof linux.devices>[number] = { path, type: d.type ?? 'c', major: num(d.major), minor: num(d.minor) };
+      if (d.fileMode) dev.fileMode = num(d.fileMode.value);
+      if (d.uid) dev.uid = num(d.uid.value);
+      if (d.gid) dev.gid = num(d.gid.value);
+      devices.append(path, dev);
+      // The device must also be allowed by the device cgroup.
+      rules.push({ allow: true, type: dev.type, major: dev.major, minor: dev.minor, access: 'rwm' });
+    }
+    linux.devices = devices.toArray();
+    if (rules.length) {
+      const res = (linux.resources ??= {});
+      res.devices = (res.devices ?? []).concat(rules);
+    }
   }
 
   if (l.resources) {
@@ -171,12 +190,15 @@ export function applyAdjustment(input: OciSpec, adj: AdjustmentLike | null | und
     else proc.ioPriority = { class: cls, priority: l.ioPriority.priority ?? 0 };
   }
   if (l.seccompPolicy) linux.seccomp = seccomp(l.seccompPolicy);
-  for (const ns of l.namespaces ?? []) {
-    if (!ns?.type) continue;
-    const [type, removed] = isMarkedForRemoval(ns.type);
-    const kept = (linux.namespaces ?? []).filter((x) => x.type !== type);
-    if (!removed) kept.push(ns.path ? { type, path: ns.path } : { type });
-    linux.namespaces = kept;
+  if (l.namespaces?.length) {
+    const namespaces = new KeyedList(linux.namespaces ?? [], (x) => x.type);
+    for (const ns of l.namespaces) {
+      if (!ns?.type) continue;
+      const [type, removed] = isMarkedForRemoval(ns.type);
+      if (removed) namespaces.remove(type);
+      else namespaces.append(type, ns.path ? { type, path: ns.path } : { type });
+    }
+    linux.namespaces = namespaces.toArray();
   }
   for (const [k, v] of Object.entries(l.sysctl ?? {})) {
     const [key, removed] = isMarkedForRemoval(k);

@@ -22,6 +22,8 @@ export interface PluginHost {
   failed?(plugin: string, kind: 'error' | 'timeout'): void;
   /** A plugin asked for unsolicited updates and evictions; returns the updates that failed. */
   updateContainers(plugin: RuntimePlugin, req: nri.UpdateContainersRequest): Promise<nri.ContainerUpdate[]>;
+  /** Why a plugin of this name may not register (the allow-list), or undefined when it may. */
+  admitName?(name: string): string | undefined;
 }
 
 export interface PluginOrigin {
@@ -309,6 +311,13 @@ export class RuntimePlugin {
       }
       this.name = req.pluginName;
       this.idx = req.pluginIdx;
+    }
+    const refused = this.host.admitName?.(this.name);
+    if (refused) {
+      const err = new PluginError(this.fullName, `plugin ${this.fullName} refused: ${refused}`);
+      this.host.log('warn', err.message);
+      this.registered(err);
+      throw new TtrpcStatusError(Code.FAILED_PRECONDITION, err.message);
     }
     this.host.log('info', `plugin ${this.fullName} registered${req.NRIVersion ? ` (NRI ${req.NRIVersion})` : ''}`);
     this.registered();

@@ -5,6 +5,7 @@
 // Removal is requested by prefixing a key with '-' (annotation key, mount
 // destination, env name, device path, namespace type, sysctl key).
 import type * as nri from '../../api/nri.js';
+import { checkAdjustment, checkUpdates } from './limits.js';
 import { Owners, type FieldName } from './owners.js';
 
 type Resources = nri.LinuxResources;
@@ -135,6 +136,23 @@ function hasResources(r: Resources | null): r is Resources {
   return !!r && (r.memory !== null || r.cpu !== null || r.hugepageLimits.length > 0 || r.blockioClass !== null || r.rdtClass !== null || Object.keys(r.unified).length > 0 || r.devices.length > 0 || r.pids !== null);
 }
 
+/**
+ * One reply's keyed items merged into the merged list in a single pass
+ * (a scan of the list per item made large answers quadratic): entries the
+ * reply sets or removes leave, removal markers follow for keys only removed,
+ * then the reply's items, in order.
+ */
+function mergeKeyed<T>(list: T[], items: T[], keyOf: (t: T) => string, marker: (key: string) => T): { list: T[]; del: Set<string>; mod: Set<string>; add: T[] } {
+  const { del, add, mod } = splitMarked(items, keyOf);
+  const out = list.filter((x) => {
+    const [key, removed] = isMarkedForRemoval(keyOf(x));
+    return removed ? !mod.has(key) : !del.has(key) && !mod.has(key);
+  });
+  for (const key of del) if (!mod.has(key)) out.push(marker(key));
+  for (const item of add) out.push(item);
+  return { list: out, del, mod, add };
+}
+
 /** Splits keyed items into removals and additions by the '-' marker. */
 function splitMarked<T>(items: T[], keyOf: (t: T) => string): { del: Set<string>; add: T[]; mod: Set<string> } {
   const del = new Set<string>();
@@ -170,12 +188,16 @@ export class Result {
 
   applyCreate(rpl: Partial<nri.CreateContainerResponse> | undefined, plugin: string): void {
     if (!rpl) return;
+    // Caps first: an answer past one is refused whole, nothing of it merged.
+    if (rpl.adjust) checkAdjustment(plugin, rpl.adjust);
+    checkUpdates(plugin, rpl.update ?? [], rpl.evict ?? []);
     if (rpl.adjust) this.adjustContainer(rpl.adjust, plugin);
     this.applyUpdates(rpl.update ?? [], plugin);
     this.evictions.push(...(rpl.evict ?? []));
   }
 
   applyUpdates(updates: nri.ContainerUpdate[], plugin: string): void {
+    checkUpdates(plugin, updates, []);
     for (const u of updates) {
       let merged = this.updates.get(u.containerId);
       if (!merged) {
@@ -249,15 +271,10 @@ export class Result {
 
   private adjustMounts(mounts: nri.Mount[], plugin: string): void {
     if (mounts.length === 0) return;
-    const { del, add, mod } = splitMarked(mounts, (m) => m.destination);
+    const { list, del, mod, add } = mergeKeyed(this.adjust.mounts, mounts, (m) => m.destination, (key) => ({ destination: REMOVAL_PREFIX + key, type: '', source: '', options: [] }));
     for (const key of del) this.claim('Mounts', plugin, key);
-    this.adjust.mounts = this.adjust.mounts.filter((m) => !del.has(m.destination) && !mod.has(m.destination));
-    for (const key of del) this.adjust.mounts.push({ destination: REMOVAL_PREFIX + key, type: '', source: '', options: [] });
-    for (const m of add) {
-      this.claim('Mounts', plugin, m.destination);
-      this.adjust.mounts = this.adjust.mounts.filter((x) => x.destination !== REMOVAL_PREFIX + m.destination);
-      this.adjust.mounts.push(m);
-    }
+    for (const m of add) this.claim('Mounts', plugin, m.destination);
+    this.adjust.mounts = list;
     if (this.container) {
       this.container.mounts = this.container.mounts.filter((m) => !del.has(m.destination) && !mod.has(m.destination)).concat(add);
     }
@@ -265,15 +282,10 @@ export class Result {
 
   private adjustEnv(env: nri.KeyValue[], plugin: string): void {
     if (env.length === 0) return;
-    const { del, add, mod } = splitMarked(env, (e) => e.key);
+    const { list, del, mod, add } = mergeKeyed(this.adjust.env, env, (e) => e.key, (key) => ({ key: REMOVAL_PREFIX + key, value: '' }));
     for (const key of del) this.claim('Env', plugin, key);
-    this.adjust.env = this.adjust.env.filter((e) => !del.has(e.key) && !mod.has(e.key));
-    for (const key of del) this.adjust.env.push({ key: REMOVAL_PREFIX + key, value: '' });
-    for (const e of add) {
-      this.claim('Env', plugin, e.key);
-      this.adjust.env = this.adjust.env.filter((x) => x.key !== REMOVAL_PREFIX + e.key);
-      this.adjust.env.push(e);
-    }
+    for (const e of add) this.claim('Env', plugin, e.key);
+    this.adjust.env = list;
     if (this.container) {
       const keep = this.container.env.filter((s) => {
         const key = s.split('=', 1)[0];
@@ -301,25 +313,26 @@ export class Result {
   }
 
   private adjustRlimits(rlimits: nri.POSIXRlimit[], plugin: string): void {
+    if (rlimits.length === 0) return;
+    // The last entry of a type wins and goes to the end, as if set one by one.
+    const byType = new Map<string, nri.POSIXRlimit>();
     for (const r of rlimits) {
       this.claim('Rlimits', plugin, r.type);
-      this.adjust.rlimits = [...this.adjust.rlimits.filter((x) => x.type !== r.type), r];
-      if (this.container) this.container.rlimits = [...this.container.rlimits.filter((x) => x.type !== r.type), r];
+      byType.delete(r.type);
+      byType.set(r.type, r);
     }
+    const merged = [...byType.values()];
+    this.adjust.rlimits = this.adjust.rlimits.filter((x) => !byType.has(x.type)).concat(merged);
+    if (this.container) this.container.rlimits = this.container.rlimits.filter((x) => !byType.has(x.type)).concat(merged);
   }
 
   private adjustLinux(src: LinuxAdjustment, plugin: string): void {
     if (src.devices?.length) {
-      const { del, add, mod } = splitMarked(src.devices, (d) => d.path);
       const linux = this.linux();
+      const { list, del, mod, add } = mergeKeyed(linux.devices, src.devices, (d) => d.path, (key) => ({ path: REMOVAL_PREFIX + key, type: '', major: '0', minor: '0', fileMode: null, uid: null, gid: null }));
       for (const key of del) this.claim('Devices', plugin, key);
-      linux.devices = linux.devices.filter((d) => !del.has(d.path) && !mod.has(d.path));
-      for (const key of del) linux.devices.push({ path: REMOVAL_PREFIX + key, type: '', major: '0', minor: '0', fileMode: null, uid: null, gid: null });
-      for (const d of add) {
-        this.claim('Devices', plugin, d.path);
-        linux.devices = linux.devices.filter((x) => x.path !== REMOVAL_PREFIX + d.path);
-        linux.devices.push(d);
-      }
+      for (const d of add) this.claim('Devices', plugin, d.path);
+      linux.devices = list;
       const target = this.container?.linux;
       if (target) target.devices = target.devices.filter((d) => !del.has(d.path) && !mod.has(d.path)).concat(add);
     }

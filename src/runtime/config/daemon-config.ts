@@ -23,6 +23,23 @@ export interface NriConfig {
   registrationTimeoutMs: number;
   requestTimeoutMs: number;
   disableConnections: boolean;
+  /** The builtin adjustment validator (upstream's default validator, plus allowedPlugins); off unless set. */
+  validator?: NriValidatorConfig;
+}
+
+/** daemon.json's `nri-default-validator`, keys as containerd 2.x's `default_validator` (kebab-case). */
+export interface NriValidatorConfig {
+  enable: boolean;
+  rejectOCIHookAdjustment?: boolean;
+  rejectRuntimeDefaultSeccompAdjustment?: boolean;
+  rejectUnconfinedSeccompAdjustment?: boolean;
+  rejectCustomSeccompAdjustment?: boolean;
+  rejectNamespaceAdjustment?: boolean;
+  rejectSysctlAdjustment?: boolean;
+  requiredPlugins?: string[];
+  tolerateMissingPluginsAnnotation?: string;
+  /** Ours: only plugins of these names may register; any name when unset. */
+  allowedPlugins?: string[];
 }
 
 /** One entry of daemon.json's `runtimes`: a runc-compatible CLI (runc, crun). */
@@ -283,6 +300,41 @@ function logOpts(value: unknown, key: string, problems: Problems): LogOpts | und
 /** A CRI runtime_handler name, as kubelet's RuntimeClass handler is (a DNS label). */
 const HANDLER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
+const VALIDATOR_BOOLS: Record<string, keyof NriValidatorConfig> = {
+  enable: 'enable',
+  'reject-oci-hook-adjustment': 'rejectOCIHookAdjustment',
+  'reject-runtime-default-seccomp-adjustment': 'rejectRuntimeDefaultSeccompAdjustment',
+  'reject-unconfined-seccomp-adjustment': 'rejectUnconfinedSeccompAdjustment',
+  'reject-custom-seccomp-adjustment': 'rejectCustomSeccompAdjustment',
+  'reject-namespace-adjustment': 'rejectNamespaceAdjustment',
+  'reject-sysctl-adjustment': 'rejectSysctlAdjustment',
+};
+
+/** `nri-default-validator`: { enable, reject-*, required-plugins, tolerate-missing-plugins-annotation, allowed-plugins }. */
+function nriValidator(value: unknown, key: string, problems: Problems): NriValidatorConfig | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push(`"${key}": expected an object such as { "enable": true, "reject-oci-hook-adjustment": true }, got ${typeName(value)}`);
+    return undefined;
+  }
+  const before = problems.length;
+  const out: NriValidatorConfig = { enable: false };
+  const known = [...Object.keys(VALIDATOR_BOOLS), 'reject-seccomp-adjustment', 'required-plugins', 'tolerate-missing-plugins-annotation', 'allowed-plugins'];
+  for (const [k, v] of Object.entries(value)) {
+    const sub = `${key}.${k}`;
+    const field = VALIDATOR_BOOLS[k];
+    if (field) (out as unknown as Record<string, unknown>)[field] = bool(v, sub, problems);
+    else if (k === 'reject-seccomp-adjustment') {
+      // Ours: all three kinds of profile at once.
+      const b = bool(v, sub, problems);
+      out.rejectRuntimeDefaultSeccompAdjustment = out.rejectUnconfinedSeccompAdjustment = out.rejectCustomSeccompAdjustment = b;
+    } else if (k === 'required-plugins') out.requiredPlugins = stringList(v, sub, problems);
+    else if (k === 'allowed-plugins') out.allowedPlugins = stringList(v, sub, problems);
+    else if (k === 'tolerate-missing-plugins-annotation') out.tolerateMissingPluginsAnnotation = nonEmptyString(v, sub, problems);
+    else problems.push(`"${sub}": unknown option (known: ${known.join(', ')})`);
+  }
+  return problems.length === before ? out : undefined;
+}
+
 /** `runtimes`: { name: { path, runtime-args? } }, as in iSulad's and containerd's configurations. */
 function runtimes(value: unknown, key: string, problems: Problems): Record<string, RuntimeHandlerConfig> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -369,6 +421,7 @@ const KEYS: Record<string, Setter> = {
   'nri-registration-timeout': nri('registrationTimeoutMs', durationMs),
   'nri-request-timeout': nri('requestTimeoutMs', durationMs),
   'disable-nri-connections': nri('disableConnections', bool),
+  'nri-default-validator': nri('validator', nriValidator),
   'cdi-spec-dirs': set('cdiSpecDirs', (v, k, p) => {
     const before = p.length;
     const dirs = stringList(v, k, p);

@@ -61,6 +61,22 @@ export interface NriEngineOptions {
   enableExternalConnections?: boolean;
   /** daemon: one long-lived NRI with the engine; embedded: pre-installed plugins per CLI operation. */
   mode?: 'daemon' | 'embedded';
+  /** The builtin validator and the plugin allow-list (daemon.json `nri-default-validator`). */
+  validator?: NriValidatorOptions;
+}
+
+/** As the adaptation's DefaultValidatorConfig plus allowedPlugins; declared here so config imports nothing of NRI. */
+export interface NriValidatorOptions {
+  enable: boolean;
+  rejectOCIHookAdjustment?: boolean;
+  rejectRuntimeDefaultSeccompAdjustment?: boolean;
+  rejectUnconfinedSeccompAdjustment?: boolean;
+  rejectCustomSeccompAdjustment?: boolean;
+  rejectNamespaceAdjustment?: boolean;
+  rejectSysctlAdjustment?: boolean;
+  requiredPlugins?: string[];
+  tolerateMissingPluginsAnnotation?: string;
+  allowedPlugins?: string[];
 }
 
 export const DEFAULT_PAUSE_IMAGE = 'isulats/pause:3.9';

@@ -237,6 +237,8 @@ export class EngineNri {
       updateFn: (updates) => this.applyUpdates(updates),
       evictFn: async (evictions) => this.evict(evictions),
       peerPid: (sock) => peerCredentials(sock)?.pid,
+      defaultValidator: this.opts.validator?.enable ? this.opts.validator : undefined,
+      allowedPlugins: this.opts.validator?.enable ? this.opts.validator.allowedPlugins : undefined,
       log: (level, msg) => {
         if (level === 'warn' || level === 'error') this.ctx.warn(msg);
         else if (level === 'info') this.ctx.info?.(msg);

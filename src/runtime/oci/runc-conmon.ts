@@ -41,7 +41,12 @@ export interface RuncConmonOptions {
   cgroups?: CgroupReader;
   /** Detail for the debug log (runc's warnings on a failed create). */
   debug?: (message: string) => void;
+  /** Problems worth a log line (the exec helper refusing a plan, so runc exec runs it). */
+  warn?: (message: string) => void;
 }
+
+/** The helper's own refusals of a plan (assets/execsync): the process never ran, runc exec can. */
+const PLAN_REFUSED = /\bplan\b/;
 
 export class RuncConmonRuntime implements OciRuntime {
   private readonly runc: string;
@@ -185,18 +190,19 @@ export class RuncConmonRuntime implements OciRuntime {
    * process a soft RLIMIT_NOFILE raised to the hard one (its Go init races the limits it sets:
    * runc#4195); the helper gives the spec's exact limits.
    */
-  private async execPlan(id: string, proc: OciProcess, token: string): Promise<{ spec: OciProcess; stateDir: string; helperPidFile: string; plan?: Buffer }> {
+  private async execPlan(id: string, proc: OciProcess, token: string, viaRunc = false): Promise<{ spec: OciProcess; stateDir: string; helperPidFile: string; plan?: Buffer }> {
     const spec = { ...proc, terminal: false };
     const stateDir = joinPath(this.opts.runcRoot, id);
     const helperPidFile = joinPath(stateDir, `exec-${token}.pid`);
-    const planned = execSyncWithoutRunc(this.runc) ? await this.execSyncHelper.plan(id, spec, helperPidFile) : undefined;
+    const planned = !viaRunc && execSyncWithoutRunc(this.runc) ? await this.execSyncHelper.plan(id, spec, helperPidFile) : undefined;
     if (planned && 'fallback' in planned) this.opts.debug?.(`exec in ${id} runs under runc exec: ${planned.fallback}`);
     return { spec, stateDir, helperPidFile, plan: planned && 'plan' in planned ? planned.plan : undefined };
   }
 
-  async exec(id: string, proc: OciProcess, o: ExecSyncOptions): Promise<ExecSyncResult> {
+  /** `viaRunc`: `runc exec` even where the helper could run it (the helper refused the plan). */
+  async exec(id: string, proc: OciProcess, o: ExecSyncOptions, viaRunc = false): Promise<ExecSyncResult> {
     const token = `${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-    const { spec, stateDir, helperPidFile, plan } = await this.execPlan(id, proc, token);
+    const { spec, stateDir, helperPidFile, plan } = await this.execPlan(id, proc, token, viaRunc);
     // runc exec's spec and pid file go beside runc's state, or off a full disk (exec-scratch.ts):
     // ExecSync must work to free space. The helper reads its plan from stdin and runs the process
     // even when its pid file cannot be written.
@@ -243,6 +249,10 @@ export class RuncConmonRuntime implements OciRuntime {
         // No pid file: runc failed before the process ran (missing or non-executable binary, bad
         // cwd or user). That is an error of the call, as containerd reports it, not an exit code.
         const why = runcMessage(result.stderr.toString()) || `runc exec exited ${result.code}`;
+        if (plan && PLAN_REFUSED.test(why)) {
+          this.opts.warn?.(`exec in ${id}: the exec helper refused its plan (${why}); running it under runc exec`);
+          return await this.exec(id, proc, o, true);
+        }
         throw internal(`failed to exec in container ${id}: ${why}`);
       }
       return { exitCode: timedOut || cancelled ? -1 : result.code, stdout: result.stdout, stderr: result.stderr, timedOut, cancelled };

@@ -109,6 +109,7 @@ export async function openRuntimeHandlers(
       conmonPath: options.conmonPath,
       systemdCgroup: cgroupManager === 'systemd',
       debug: options.debug,
+      warn: options.warn,
     });
     let features: Promise<HandlerFeatures> | undefined;
     entries.push({ name, path: h.path, runtimeArgs, root, runtime, features: () => (features ??= probeRuntimeFeatures(runner, h.path, runtimeArgs)) });
