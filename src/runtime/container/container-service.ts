@@ -22,6 +22,7 @@ import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
+import { ensureApparmorProfile } from './apparmor-loader.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { resourcesUpdateFromCri } from './cri-resources.js';
@@ -178,6 +179,8 @@ export class ContainerService {
           && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
         warn: ctx.warn,
       });
+      // An unloaded Localhost profile is refused here, not at start (runc would fail late).
+      await ensureApparmorProfile(built.process.apparmorProfile, ctx.paths.root);
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
