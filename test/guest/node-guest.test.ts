@@ -4,22 +4,44 @@
 // by contrib/systemd/isulats.service as shipped, with no --root/--state and a daemon.json that
 // only picks the systemd cgroup driver (kubeadm's default); later the npm package the same way.
 // Every step runs first against Debian's containerd 1.6 (SystemdCgroup = true) in the same guest,
-// the reference. The CRI client in the guest is the isulats CLI from the npm package (own prefix),
-// so the reference steps do not depend on the single executable. Per-step output goes to
+// the reference. The CRI client in the guest is crictl 1.34 (scripts/build-critest.sh builds it)
+// or else the isulats CLI from the npm package under its own prefix: either way the reference
+// steps do not depend on the single executable. Per-step output goes to
 // ISULATS_GUEST_LOG (default /var/tmp/ist-guest-<time>.log); a failing step prints the console.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { run } from '../rig/proc.js';
 import { rigImageLayouts } from '../rig/images.js';
+import { findCritest, readGinkgoReport } from '../rig/critest.js';
+import { pushCritestImages, writeCritestMirrors } from '../rig/critest-images.js';
+import { startRegistry, type Registry } from '../rig/registry.js';
 import { kubeletContainer, kubeletPod, type KubeletPod } from '../rig/kubelet-shapes.js';
-import { GuestVm, guestImage } from './vm.js';
+import { GUEST_FORWARD_IP, GuestVm, guestImage } from './vm.js';
 import { guestIt, type BugId } from './known-bugs.js';
 
 const STEP_MS = 300_000;
 const BUSYBOX = 'docker.io/library/busybox:latest';
-const CLIENT = '/opt/isulats-cli/bin/isulats';
+/** The npm package's CLI under its own prefix: the client when there is no crictl. */
+const NPM_CLIENT = '/opt/isulats-cli/bin/isulats';
+let client = NPM_CLIENT;
+
+/**
+ * crictl 1.34 where scripts/build-critest.sh built it beside critest (or ISULATS_CRICTL): a Go
+ * binary starts in a blink where node under TCG takes seconds per command.
+ */
+function findCrictl(): string | undefined {
+  if (process.env.ISULATS_CRICTL) return process.env.ISULATS_CRICTL;
+  try {
+    const critest = findCritest('1.34.0');
+    if (!('path' in critest)) return undefined;
+    const crictl = critest.path.replace(/critest-([0-9a-f]+)$/, 'crictl-$1');
+    return existsSync(crictl) ? crictl : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 interface Peer {
   key: 'containerd' | 'isulats';
@@ -37,15 +59,34 @@ const PEERS: Peer[] = [
   { key: 'isulats', title: 'isulats single executable, shipped unit, defaults', endpoint: 'unix:///var/run/isulats/isulats.sock', podBugs: POD_BUGS, startBugs: SEA_BUGS },
 ];
 
+/**
+ * critest 1.34 in the guest: `focus` (the default) runs CRITEST_FOCUS, `full` the whole suite
+ * (benchmarks skipped), `off` none. Its images come from a registry on this host's loopback,
+ * reached from the guest at 10.0.2.100:5000 through hosts.toml mirrors for registry.k8s.io and gcr.io.
+ */
+const CRITEST_MODE = process.env.ISULATS_GUEST_CRITEST ?? 'focus';
+const CRITEST_FOCUS = 'runtime should support (running PodSandbox|starting container|execSync \\[)|AppArmor';
+const GUEST_REGISTRY = `${GUEST_FORWARD_IP}:5000`;
+let critestBin: string | undefined;
+let registry: Registry | undefined;
+
 let vm: GuestVm;
 let work = '';
 let share = '';
 let packName = '';
 
+/** Runtimes whose start step passed: steps against one that is down fail at once, not per timeout. */
+const up = new Set<Peer['key']>();
+
+function needUp(peer: Peer): void {
+  if (!up.has(peer.key)) throw new Error(`${peer.key} is not running (its start step failed)`);
+}
+
 /** The CLI against `peer`, in the guest; stdout, or a throw naming the command and its stderr. */
 async function cri(peer: Peer, args: string, timeoutMs = 180_000): Promise<string> {
-  const res = await vm.sh(`${CLIENT} -r ${peer.endpoint} -t 60s ${args}`, { timeoutMs });
-  if (res.code !== 0) throw new Error(`${peer.key}: isulats ${args} exited ${res.code}: ${res.stderr.trim()}`);
+  needUp(peer);
+  const res = await vm.sh(`${client} -r ${peer.endpoint} -t 60s ${args}`, { timeoutMs });
+  if (res.code !== 0) throw new Error(`${peer.key}: ${client} ${args} exited ${res.code}: ${res.stderr.trim()}`);
   return res.stdout;
 }
 
@@ -65,6 +106,51 @@ async function makeSlice(slice: string): Promise<void> {
   await vm.sh(`mkdir -p /run/systemd/system\n${script}\nsystemctl daemon-reload && systemctl start ${units.join(' ')}`, { check: true });
 }
 
+/**
+ * The pod and container as kubelet sends them (kubelet-shapes.ts), written as crictl reads a
+ * config file: Go's encoding/json over the CRI types, so snake_case names and enums and int64s as
+ * numbers (camelCase fields would be dropped silently). The isulats CLI reads this form too.
+ */
+function podFileConfig(pod: KubeletPod): Record<string, unknown> {
+  const c = pod.config;
+  return {
+    metadata: c.metadata,
+    hostname: c.hostname,
+    log_directory: c.logDirectory,
+    dns_config: c.dnsConfig,
+    labels: c.labels,
+    annotations: c.annotations,
+    linux: {
+      cgroup_parent: pod.cgroupParent,
+      security_context: { namespace_options: { network: 0, pid: 1, ipc: 0 }, seccomp: { profile_type: 0 } },
+      resources: { cpu_period: 100000, cpu_quota: 50000, cpu_shares: 102, memory_limit_in_bytes: 128 * 1024 * 1024 },
+    },
+  };
+}
+
+function containerFileConfig(pod: KubeletPod, name: string, command: string[]): Record<string, unknown> {
+  const c = kubeletContainer(pod, { name, image: BUSYBOX, command });
+  return {
+    metadata: c.metadata,
+    image: { image: BUSYBOX },
+    command,
+    envs: c.envs,
+    labels: c.labels,
+    annotations: c.annotations,
+    log_path: c.logPath,
+    linux: {
+      resources: { cpu_period: 100000, cpu_quota: 20000, cpu_shares: 204, memory_limit_in_bytes: 64 * 1024 * 1024, oom_score_adj: 999 },
+      security_context: {
+        namespace_options: { network: 0, pid: 1, ipc: 0 },
+        seccomp: { profile_type: 0 },
+        masked_paths: c.linux.securityContext.maskedPaths,
+        readonly_paths: c.linux.securityContext.readonlyPaths,
+        run_as_user: { value: 0 },
+      },
+    },
+  };
+}
+
 interface Started {
   pod: KubeletPod & { slice: string };
   podId: string;
@@ -78,8 +164,8 @@ async function startPod(peer: Peer, app: string): Promise<Started> {
   await mkdir(dir, { recursive: true });
   const podFile = `${peer.key}-${app}-pod.json`;
   const ctrFile = `${peer.key}-${app}-ctr.json`;
-  await writeFile(join(dir, podFile), JSON.stringify(pod.config));
-  await writeFile(join(dir, ctrFile), JSON.stringify(kubeletContainer(pod, { name: 'main', image: BUSYBOX, command: ['sleep', '3600'] })));
+  await writeFile(join(dir, podFile), JSON.stringify(podFileConfig(pod)));
+  await writeFile(join(dir, ctrFile), JSON.stringify(containerFileConfig(pod, 'main', ['sleep', '3600'])));
   const podId = (await cri(peer, `runp /mnt/host/cfg/${podFile}`)).trim();
   const ctrId = (await cri(peer, `create ${podId} /mnt/host/cfg/${ctrFile} /mnt/host/cfg/${podFile}`)).trim();
   await cri(peer, `start ${ctrId}`);
@@ -100,8 +186,45 @@ async function containerCgroup(peer: Peer, ctrId: string): Promise<string> {
   return line.slice(3);
 }
 
+function daemonJson(): Record<string, unknown> {
+  return { 'cgroup-manager': 'systemd', ...(critestBin ? { 'registry-config-dir': '/etc/isulats/certs.d' } : {}) };
+}
+
+function findCritestOrNone(): string | undefined {
+  try {
+    const found = findCritest('1.34.0');
+    return 'path' in found ? found.path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** critest 1.34 against `peer` in the guest; its report and log land in the share. */
+async function runCritest(peer: Peer): Promise<void> {
+  needUp(peer);
+  const report = `critest-${peer.key}.json`;
+  const focus = CRITEST_MODE === 'full' ? '' : ` --ginkgo.focus=${shellWord(CRITEST_FOCUS)}`;
+  const minutes = CRITEST_MODE === 'full' ? 90 : 15;
+  await vm.sh(
+    `cd /var/tmp && timeout ${minutes + 2}m ${critestBin} --runtime-endpoint=${peer.endpoint} --image-endpoint=${peer.endpoint}` +
+      ` --ginkgo.skip=benchmark --ginkgo.no-color --ginkgo.timeout=${minutes}m --ginkgo.json-report=/mnt/host/${report}${focus}` +
+      ` >/mnt/host/critest-${peer.key}.log 2>&1; echo critest exit $?`,
+    { timeoutMs: (minutes + 5) * 60_000 },
+  );
+  const results = await readGinkgoReport(join(share, report));
+  vm.log(`critest ${peer.key}: ${results.passed.length} passed, ${results.failed.length} failed of ${results.specs.length}`);
+  for (const spec of results.failed) vm.log(`  failed: ${spec.name}: ${spec.failure ?? spec.state}`);
+  expect(results.specs.length).toBeGreaterThan(0);
+  expect(results.failed.map((f) => f.name)).toEqual([]);
+}
+
+function shellWord(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 async function removeAll(peer: Peer): Promise<void> {
-  await vm.sh(`${CLIENT} -r ${peer.endpoint} -t 60s rmp -a -f`, { timeoutMs: 180_000 });
+  if (!up.has(peer.key)) return;
+  await vm.sh(`${client} -r ${peer.endpoint} -t 60s rmp -a -f`, { timeoutMs: 180_000 });
 }
 
 beforeAll(async () => {
@@ -126,19 +249,46 @@ beforeAll(async () => {
   const layouts = await rigImageLayouts();
   await run('skopeo', ['--insecure-policy', 'copy', '--quiet', `oci:${layouts.busybox}:latest`, `docker-archive:${join(share, 'images/busybox.tar')}:${BUSYBOX}`]);
   await run('skopeo', ['--insecure-policy', 'copy', '--quiet', `oci:${layouts.pause}:3.9`, `docker-archive:${join(share, 'images/pause.tar')}:registry.k8s.io/pause:3.9`]);
+  const crictl = findCrictl();
+  if (crictl) await copyFile(crictl, join(share, 'crictl'));
+  const forwards: Array<{ guestPort: number; hostPort: number }> = [];
+  const critest = CRITEST_MODE === 'off' ? undefined : findCritestOrNone();
+  if (critest) {
+    registry = await startRegistry();
+    await pushCritestImages(registry.host);
+    await writeCritestMirrors(join(share, 'certs.d'), GUEST_REGISTRY);
+    await copyFile(critest, join(share, 'critest'));
+    critestBin = '/usr/local/bin/critest';
+    forwards.push({ guestPort: 5000, hostPort: Number(registry.host.split(':')[1]) });
+  }
   vm = new GuestVm(guestImage(imageDir), work, share, logFile);
-  await vm.boot();
-  // node, npm, and the CRI client (the npm package under its own prefix).
+  await vm.boot({ forwards });
+  if (critest) {
+    // The mirrors for both runtimes; containerd 1.6 reads them through its registry config_path.
+    await vm.sh(
+      [
+        'set -e',
+        'install -m 755 /mnt/host/critest /usr/local/bin/critest',
+        'mkdir -p /etc/isulats /etc/containerd && cp -r /mnt/host/certs.d /etc/isulats/certs.d && cp -r /mnt/host/certs.d /etc/containerd/certs.d',
+        `printf '%s\\n' '[plugins."io.containerd.grpc.v1.cri".registry]' '  config_path = "/etc/containerd/certs.d"' >>/etc/containerd/config.toml`,
+      ].join('\n'),
+      { check: true },
+    );
+  }
+  // node, npm, and the CRI client: crictl, or the npm package under its own prefix.
   await vm.sh(
     [
       'set -e',
       'install -m 755 /mnt/host/node /usr/local/bin/node',
       'mkdir -p /usr/local/lib/node_modules && rm -rf /usr/local/lib/node_modules/npm && tar -C /usr/local/lib/node_modules -xf /mnt/host/npm.tar',
       'ln -sf ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm',
-      `npm install -g --offline --no-audit --no-fund --prefix /opt/isulats-cli /mnt/host/${packName}`,
+      crictl
+        ? 'install -m 755 /mnt/host/crictl /usr/local/bin/crictl'
+        : `npm install -g --offline --no-audit --no-fund --no-update-notifier --prefix /opt/isulats-cli /mnt/host/${packName}`,
     ].join('\n'),
     { check: true, timeoutMs: 600_000 },
   );
+  client = crictl ? '/usr/local/bin/crictl' : NPM_CLIENT;
 }, 1_800_000);
 
 afterEach((ctx) => {
@@ -148,6 +298,7 @@ afterEach((ctx) => {
 });
 
 afterAll(async () => {
+  await registry?.stop();
   if (vm) {
     await vm.sh('journalctl -b --no-pager -u isulats -u containerd | tail -n 200', { timeoutMs: 60_000 }).catch(() => undefined);
     await vm.stop();
@@ -189,14 +340,15 @@ describe.each(PEERS)('$title', (peer) => {
         check: true,
         timeoutMs: 300_000,
       });
+      up.add(peer.key);
     } else {
       await vm.sh(
         [
           'set -e',
           'install -m 755 /mnt/host/isulats /usr/local/bin/isulats',
           'install -m 644 /mnt/host/isulats.service /etc/systemd/system/isulats.service',
-          // The only non-default: kubeadm's cgroup driver.
-          `mkdir -p /etc/isulats && printf '%s\\n' '{"cgroup-manager": "systemd"}' >/etc/isulats/daemon.json`,
+          // The only non-defaults: kubeadm's cgroup driver, and critest's image mirrors when it runs.
+          `mkdir -p /etc/isulats && printf '%s\\n' '${JSON.stringify(daemonJson())}' >/etc/isulats/daemon.json`,
           'systemctl daemon-reload',
           'systemctl enable isulats',
           'timeout 240 systemctl start isulats',
@@ -204,9 +356,13 @@ describe.each(PEERS)('$title', (peer) => {
         { timeoutMs: 300_000 },
       );
       const state = (await vm.sh('systemctl is-active isulats; test -S /var/run/isulats/isulats.sock && echo socket')).stdout;
+      // A unit that never got ready restarts for ever (90 s a try): stop it, the log has the why.
+      if (!state.includes('socket')) await vm.sh('journalctl -u isulats --no-pager | tail -n 30; timeout 120 systemctl stop isulats', { timeoutMs: 180_000 });
       expect(state).toContain('socket');
       expect(state.split('\n')[0]).toBe('active');
-      await cri(peer, 'load -i /mnt/host/images/busybox.tar');
+      up.add(peer.key);
+      // Through the installed isulats itself: crictl has no load.
+      await vm.sh(`isulats -r ${peer.endpoint} -t 120s load -i /mnt/host/images/busybox.tar`, { check: true, timeoutMs: 300_000 });
     }
     expect(await cri(peer, 'images')).toContain('busybox');
   }, STEP_MS);
@@ -238,7 +394,7 @@ describe.each(PEERS)('$title', (peer) => {
 
   guestIt('updates resources into the container cgroup', peer.podBugs, async () => {
     expect(first).toBeDefined();
-    await cri(peer, `update --memory 200m ${first!.ctrId}`);
+    await cri(peer, `update --memory ${200 * 1024 * 1024} ${first!.ctrId}`);
     const cgroup = await containerCgroup(peer, first!.ctrId);
     const max = (await vm.sh(`cat /sys/fs/cgroup${cgroup}/memory.max`, { check: true })).stdout.trim();
     expect(max).toBe(String(200 * 1024 * 1024));
@@ -252,6 +408,17 @@ describe.each(PEERS)('$title', (peer) => {
     expect(left).toBe('');
     expect(await cri(peer, 'pods -q')).not.toContain(first!.podId);
   }, STEP_MS);
+
+  if (CRITEST_MODE !== 'off') {
+    guestIt(`passes critest 1.34 (${CRITEST_MODE === 'full' ? 'whole suite' : 'focused'}) with the systemd driver`, peer.podBugs, async () => {
+      if (!critestBin) {
+        console.log('guest critest skipped: critest 1.34 is not built (scripts/build-critest.sh)');
+        if (peer.podBugs.length > 0) throw new Error('no critest');
+        return;
+      }
+      await runCritest(peer);
+    }, (CRITEST_MODE === 'full' ? 100 : 25) * 60_000);
+  }
 
   if (peer.key === 'containerd') {
     it('stops (the reference is done)', async () => {
@@ -301,11 +468,13 @@ describe('the npm package as a node installs it', () => {
   const peer = PEERS[1]!;
   guestIt('replaces the single executable, starts through the shipped unit and serves a pod', ['state-symlink', 'systemd-slice-path'], async () => {
     await vm.sh(
-      ['set -e', 'timeout 120 systemctl stop isulats || true', 'rm -f /usr/local/bin/isulats', `npm install -g --offline --no-audit --no-fund /mnt/host/${packName}`].join('\n'),
+      ['set -e', 'timeout 120 systemctl stop isulats || true', 'rm -f /usr/local/bin/isulats', `npm install -g --offline --no-audit --no-fund --no-update-notifier /mnt/host/${packName}`].join('\n'),
       { check: true, timeoutMs: 600_000 },
     );
     expect((await vm.sh('readlink -f /usr/local/bin/isulats', { check: true })).stdout).toContain('/usr/local/lib/node_modules/isulats/');
-    await vm.sh('timeout 240 systemctl start isulats', { check: true, timeoutMs: 300_000 });
+    up.delete(peer.key);
+    await vm.sh('timeout 240 systemctl start isulats && test -S /var/run/isulats/isulats.sock', { check: true, timeoutMs: 300_000 });
+    up.add(peer.key);
     const started = await startPod(peer, 'npm');
     expect((await cri(peer, `exec -s ${started.ctrId} echo from-npm`)).trim()).toBe('from-npm');
     await removeAll(peer);

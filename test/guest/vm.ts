@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../rig/free-port.js';
 import { run, signalPid, pidAlive, type RunResult } from '../rig/proc.js';
@@ -24,6 +25,9 @@ export function guestImage(dir: string): GuestImage {
 /** The kernel command line of a node of the shape the issue describes (v2 only, AppArmor on). */
 export const GUEST_CMDLINE =
   'root=/dev/vda rw console=ttyS0 systemd.unified_cgroup_hierarchy=1 apparmor=1 security=apparmor net.ifnames=0 panic=-1';
+
+/** The guest's address for forwards to this host (see boot's `forwards`). */
+export const GUEST_FORWARD_IP = '10.0.2.100';
 
 export interface ShOptions {
   timeoutMs?: number;
@@ -66,19 +70,26 @@ export class GuestVm {
     return readFileSync(this.consoleFile, 'utf8').split('\n').slice(-lines).join('\n');
   }
 
-  async boot(opts: { accel?: string; memMb?: number; cpus?: number; bootTimeoutMs?: number } = {}): Promise<void> {
+  /**
+   * `forwards`: guest address `10.0.2.100:<guestPort>` reaches 127.0.0.1:<hostPort> on this host
+   * (a registry for critest), one tcp-pipe.mjs per connection.
+   */
+  async boot(opts: { accel?: string; memMb?: number; cpus?: number; bootTimeoutMs?: number; forwards?: Array<{ guestPort: number; hostPort: number }> } = {}): Promise<void> {
     const overlay = join(this.work, 'overlay.qcow2');
     await run('qemu-img', ['create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', this.image.root, overlay], { timeoutMs: 60_000 });
     this.port = await freePort();
     const accel = opts.accel ?? process.env.ISULATS_GUEST_ACCEL ?? 'tcg';
+    const pipe = fileURLToPath(new URL('./tcp-pipe.mjs', import.meta.url));
+    const guestfwd = (opts.forwards ?? []).map((f) => `,guestfwd=tcp:${GUEST_FORWARD_IP}:${f.guestPort}-cmd:${process.execPath} ${pipe} 127.0.0.1 ${f.hostPort}`).join('');
     const args = [
       '-name', 'isulats-guest', '-machine', 'q35', '-accel', accel, '-cpu', accel === 'kvm' ? 'host' : 'max',
       '-m', String(opts.memMb ?? 2048), '-smp', String(opts.cpus ?? 2),
       '-display', 'none', '-monitor', 'none', '-serial', `file:${this.consoleFile}`,
       '-kernel', this.image.kernel, '-initrd', this.image.initrd, '-append', GUEST_CMDLINE,
       '-drive', `file=${overlay},if=virtio,format=qcow2,cache=unsafe`,
-      // Loopback only: nothing outside this host can reach the guest's sshd.
-      '-netdev', `user,id=n0,hostfwd=tcp:127.0.0.1:${this.port}-:22`, '-device', 'virtio-net-pci,netdev=n0',
+      // Loopback only: nothing outside this host can reach the guest's sshd, and restrict=on keeps
+      // the guest from reaching anything outside (npm's update check, for one).
+      '-netdev', `user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${this.port}-:22${guestfwd}`, '-device', 'virtio-net-pci,netdev=n0',
       '-virtfs', `local,path=${this.share},mount_tag=host0,security_model=none,id=host0`,
     ];
     this.log(`$ qemu-system-x86_64 ${args.join(' ')}`);
