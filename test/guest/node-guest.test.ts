@@ -485,6 +485,8 @@ describe('the npm package as a node installs it', () => {
     up.delete(peer.key);
     await vm.sh('timeout 240 systemctl start isulats && test -S /var/run/isulats/isulats.sock', { check: true, timeoutMs: 300_000 });
     up.add(peer.key);
+    // The image again: the single executable's daemon may never have loaded it.
+    await vm.sh(`isulats -r ${peer.endpoint} -t 120s load -i /mnt/host/images/busybox.tar`, { check: true, timeoutMs: 300_000 });
     const started = await startPod(peer, 'npm');
     expect((await cri(peer, `exec -s ${started.ctrId} echo from-npm`)).trim()).toBe('from-npm');
     await removeAll(peer);
