@@ -12,6 +12,7 @@ PACKAGES=(
   runc crun conmon containernetworking-plugins iptables docker-registry containerd skopeo umoci
   busybox-static attr zstd jq hyperfine gcc g++ make python3 libc6-dev iproute2 util-linux
   procps openssl criu curl bsdutils tmux strace prometheus
+  mmdebstrap qemu-system-x86 qemu-utils openssh-client
 )
 
 log() { printf '[setup] %s\n' "$*"; }
@@ -91,12 +92,23 @@ install_packages
 # v1.34.0 and v1.26.1, from ../shared/cri-tools when present) and the dynamic busybox its images need.
 (bash scripts/build-go-test-tools.sh && bash scripts/build-critest.sh) &
 go_builds=$!
+# The node-shaped Debian guest of test/guest/ (mmdebstrap: mostly downloads and unpacking; cached
+# by recipe under /var/cache/isulats/guest, so a rerun is instant). ISULATS_GUEST=0 skips it.
+guest_image=
+if [[ ${ISULATS_GUEST:-1} != 0 ]]; then
+  bash scripts/guest/build-image.sh >/dev/null &
+  guest_image=$!
+fi
 # containerd 1.7 (trixie's), unpacked beside the system's 1.6, for the NRI interop test and bench.
 bash scripts/fetch-containerd17.sh
 install_node_modules
 build
 if ! wait "$go_builds"; then
   log "building the Go test programs failed"
+  exit 1
+fi
+if [[ -n $guest_image ]] && ! wait "$guest_image"; then
+  log "building the guest image failed (scripts/guest/build-image.sh)"
   exit 1
 fi
 log "done"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole vitest suite (unit + integration + e2e) with containerd 1.6 as the CLI's remote
 # peer, then the CLI's remote-mode suite again, unchanged, against `isulats daemon` as the peer
-# (ISULATS_TEST_PEER=isulats). Closes with one plain line, "Tests: N passed, N failed", summed
+# (ISULATS_TEST_PEER=isulats), then the node-shaped guest suite (test/guest/, a qemu guest).
+# Closes with one plain line, "Tests: N passed, N failed", summed
 # from vitest's JSON reports. Extra args go to one vitest run instead (set ISULATS_TEST_PEER
 # yourself to pick the peer).
 set -uo pipefail
@@ -43,6 +44,11 @@ else
   run_vitest
   echo "== the CLI suite again, against isulats daemon as the remote peer =="
   ISULATS_TEST_PEER=isulats run_vitest --project integration "${CLI_SUITE[@]}"
+  # The node-shaped Debian guest under qemu (test/guest/, docs/testing.md); ISULATS_GUEST=0 skips it.
+  if [[ ${ISULATS_GUEST:-1} != 0 ]]; then
+    echo "== the node-shaped guest suite (qemu) =="
+    run_vitest --config vitest.guest.config.ts
+  fi
 fi
 
 echo "Tests: $passed passed, $failed failed"

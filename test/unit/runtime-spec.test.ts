@@ -274,6 +274,14 @@ describe('buildContainerSpec', () => {
     expect(warnings).toHaveLength(2);
   });
 
+  it('puts the AppArmor profile into process.apparmorProfile where the host has AppArmor', () => {
+    const host = { oomScoreFloor: 0, apparmor: true, selinux: false };
+    expect(buildContainerSpec(input({ host })).process.apparmorProfile).toBe('isulats-default');
+    expect(buildContainerSpec(input({ host }, { linux: { securityContext: { apparmorProfile: 'localhost/deny-write' } } })).process.apparmorProfile).toBe('deny-write');
+    expect(buildContainerSpec(input({ host }, { linux: { securityContext: { apparmor: { profileType: 'Unconfined' } } } })).process.apparmorProfile).toBeUndefined();
+    expect(buildContainerSpec(input()).process.apparmorProfile).toBeUndefined();
+  });
+
   it('adds devices with cgroup rules', () => {
     const spec = buildContainerSpec(input({ devices: [{ containerPath: '/dev/xnull', hostPath: '/dev/null', permissions: 'rw', type: 'c', major: 1, minor: 3, fileMode: 0o666, uid: 0, gid: 0 }] }));
     expect(spec.linux.devices).toEqual([{ path: '/dev/xnull', type: 'c', major: 1, minor: 3, fileMode: 0o666, uid: 0, gid: 0 }]);

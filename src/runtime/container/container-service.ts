@@ -25,6 +25,7 @@ import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
 import { buildContainerSpec, type ResolvedDevice } from './spec.js';
+import { ensureApparmorProfile } from './apparmor-loader.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { creatorAlive, currentCreator } from '../recovery/creator.js';
 import { resourcesUpdateFromCri } from './cri-resources.js';
@@ -200,6 +201,8 @@ export class ContainerService {
       // Before NRI, as containerd: plugins see the devices the pod asked for.
       if (cdiDevices.length) await injectCdiDevices(ctx.cdi, built, cdiDevices);
       await step();
+      // An unloaded Localhost profile is refused here, not at start (runc would fail late).
+      await ensureApparmorProfile(built.process.apparmorProfile, ctx.paths.root);
       const spec = ctx.nri ? await ctx.nri.createContainer(sandbox, record, built) : built;
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.

@@ -10,6 +10,7 @@ import { splitHugepageLimits, type HugepageLimit } from '../oci/hugetlb.js';
 import { enumName, NAMESPACE_MODES, PROPAGATIONS, SUPPLEMENTAL_GROUPS_POLICIES, toInt, type NsMode } from './cri-values.js';
 import { runtimeDefaultSeccomp } from './seccomp-default.js';
 import { seccompChoice, type SeccompSettings } from './seccomp-profile.js';
+import { apparmorProfileFor } from './apparmor-profile.js';
 import { resolveUser, type ResolvedUser } from './user-lookup.js';
 import { ociMappings, type IdMap } from '../sandbox/pod-userns.js';
 
@@ -383,6 +384,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
 
   const oomScoreAdj = clampOomScoreAdj(toInt(config.linux?.resources?.oomScoreAdj), host.oomScoreFloor);
   const seccomp = seccompFor(sc, input.localhostSeccomp, caps);
+  const apparmorProfile = apparmorProfileFor(sc, host.apparmor);
 
   const linux: OciSpec = {
     namespaces: containerNamespaces(sandbox, sc?.namespaceOptions, input.targetPid),
@@ -409,6 +411,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
       capabilities: { bounding: caps, effective: caps, permitted: caps, inheritable: caps, ambient },
       noNewPrivileges: !!sc?.noNewPrivs,
       oomScoreAdj,
+      ...(apparmorProfile ? { apparmorProfile } : {}),
     },
     root: { path: input.rootfs, readonly: !!sc?.readonlyRootfs },
     mounts,
