@@ -2,6 +2,7 @@
 // merge defaults < file < flags. Pure apart from readDaemonJson. Every unknown
 // key and every bad value is reported, one line each, in a single error.
 import { MAX_TIMER_MS } from '../../util/timer-delay.js';
+import type { NriValidatorOptions } from './engine-config.js';
 
 export type LogLevel = 'fatal' | 'alert' | 'crit' | 'error' | 'warn' | 'notice' | 'info' | 'debug' | 'trace';
 export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'alert', 'crit', 'error', 'warn', 'notice', 'info', 'debug', 'trace'];
@@ -28,19 +29,7 @@ export interface NriConfig {
 }
 
 /** daemon.json's `nri-default-validator`, keys as containerd 2.x's `default_validator` (kebab-case). */
-export interface NriValidatorConfig {
-  enable: boolean;
-  rejectOCIHookAdjustment?: boolean;
-  rejectRuntimeDefaultSeccompAdjustment?: boolean;
-  rejectUnconfinedSeccompAdjustment?: boolean;
-  rejectCustomSeccompAdjustment?: boolean;
-  rejectNamespaceAdjustment?: boolean;
-  rejectSysctlAdjustment?: boolean;
-  requiredPlugins?: string[];
-  tolerateMissingPluginsAnnotation?: string;
-  /** Ours: only plugins of these names may register; any name when unset. */
-  allowedPlugins?: string[];
-}
+export type NriValidatorConfig = NriValidatorOptions;
 
 /** One entry of daemon.json's `runtimes`: a runc-compatible CLI (runc, crun). */
 export interface RuntimeHandlerConfig {

@@ -76,6 +76,7 @@ export interface NriValidatorOptions {
   rejectSysctlAdjustment?: boolean;
   requiredPlugins?: string[];
   tolerateMissingPluginsAnnotation?: string;
+  /** Ours: only plugins of these names may register; any name when unset. */
   allowedPlugins?: string[];
 }
 
