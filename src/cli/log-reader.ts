@@ -30,24 +30,10 @@ const TS_RE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d
 
 /** Parses one line (without its newline); undefined when it is not a CRI log record. */
 export function parseCriLogLine(line: Buffer): LogRecord | undefined {
-  const sp1 = line.indexOf(0x20);
-  if (sp1 <= 0) return undefined;
-  const timestamp = line.subarray(0, sp1).toString('latin1');
-  const nanos = timestampNanos(timestamp);
-  if (nanos === undefined) return undefined;
-  const sp2 = line.indexOf(0x20, sp1 + 1);
-  if (sp2 < 0) return undefined;
-  const stream = line.subarray(sp1 + 1, sp2).toString('latin1');
-  if (stream !== 'stdout' && stream !== 'stderr') return undefined;
-  // The tag field may carry more tags after ':'; only the first (F or P) matters.
-  let sp3 = line.indexOf(0x20, sp2 + 1);
-  const tagEnd = sp3 < 0 ? line.length : sp3;
-  const tag = line.subarray(sp2 + 1, tagEnd).toString('latin1').split(':')[0];
-  if (tag !== 'F' && tag !== 'P') return undefined;
-  if (sp3 < 0) sp3 = line.length - 1;
-  const msg = line.subarray(sp3 + 1);
-  const partial = tag === 'P';
-  return { timestamp, nanos, stream, partial, content: partial ? Buffer.from(msg) : Buffer.concat([msg, Buffer.from('\n')]) };
+  const parsed = parseRecordHead(line, true);
+  if (!parsed) return undefined;
+  const msg = line.subarray(parsed.body);
+  return { ...parsed.head, content: parsed.head.partial ? Buffer.from(msg) : Buffer.concat([msg, Buffer.from('\n')]) };
 }
 
 /**
