@@ -88,8 +88,9 @@ install_packages
 # The Go programs the tests run, built in the background (minutes of CPU) while the rest is
 # fetched: our CRI client on the Kubernetes Go libraries and the NRI plugin (trixie's sources and
 # Go 1.24 under /var/cache/isulats/go-trixie), then the upstream CRI validation suite (critest
-# v1.34.0 and v1.26.1, from ../shared/cri-tools when present) and the dynamic busybox its images need.
-(bash scripts/build-go-test-tools.sh && bash scripts/build-critest.sh) &
+# v1.34.0 and v1.26.1, from ../shared/cri-tools when present) and the dynamic busybox its images need,
+# then crictl v1.34.0 from the same tarball for the benches (seconds: critest filled the Go cache).
+(bash scripts/build-go-test-tools.sh && bash scripts/build-critest.sh && bash scripts/build-crictl.sh) &
 go_builds=$!
 # containerd 1.7 (trixie's), unpacked beside the system's 1.6, for the NRI interop test and bench.
 bash scripts/fetch-containerd17.sh
