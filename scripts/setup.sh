@@ -89,7 +89,8 @@ install_packages
 # The Go programs the tests run, built in the background (minutes of CPU) while the rest is
 # fetched: our CRI client on the Kubernetes Go libraries and the NRI plugin (trixie's sources and
 # Go 1.24 under /var/cache/isulats/go-trixie), then the upstream CRI validation suite (critest
-# v1.34.0 and v1.26.1, from ../shared/cri-tools when present) and the dynamic busybox its images need.
+# v1.34.0 and v1.26.1, from ../shared/cri-tools when present) and the dynamic busybox its images need,
+# and crictl v1.34.0 from the same tarball (the benches and the guest's client).
 (bash scripts/build-go-test-tools.sh && bash scripts/build-critest.sh) &
 go_builds=$!
 # The node-shaped Debian guest of test/guest/ (mmdebstrap: mostly downloads and unpacking; cached

@@ -11,6 +11,8 @@ const MOUNTS = ['/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct'];
 export interface CpuacctGroup {
   /** CPU time used in the group so far, ms. */
   usageMs(): Promise<number>;
+  /** The processes in the group now (the daemon and the monitors or shims it left running). */
+  pids(): Promise<number[]>;
   /** Moves whatever is still in the group back where the daemon came from and removes the group. */
   remove(): Promise<void>;
 }
@@ -31,6 +33,7 @@ export async function moveToCpuacctGroup(pid: number, name: string): Promise<Cpu
   await writeFile(join(dir, 'cgroup.procs'), String(pid));
   return {
     usageMs: async () => Number(await readFile(join(dir, 'cpuacct.usage'), 'utf8')) / 1e6,
+    pids: async () => (await readFile(join(dir, 'cgroup.procs'), 'utf8')).split('\n').filter(Boolean).map(Number),
     async remove() {
       // Bounded: a process can fork between the read and the moves.
       for (let i = 0; i < 20; i++) {
