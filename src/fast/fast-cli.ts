@@ -14,6 +14,7 @@ import type * as cri from '../api/cri.js';
 import { socketPath } from '../client/endpoint.js';
 import { knownEndpoints, probedNote } from '../client/known-endpoints.js';
 import { parseDuration } from '../cli/duration.js';
+import { MAX_RPC_TIMEOUT_MS } from '../util/timer-delay.js';
 import { containerStateText, matchesRegex, newestFirst, podNameFromLabels, podStateText, truncateId, truncateImage } from '../cli/filters.js';
 import { table } from '../cli/output/tabwriter.js';
 import { CONTAINERS_HEADER, containerRow, PODS_HEADER, podRow } from '../cli/output/list-tables.js';
@@ -85,7 +86,8 @@ export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | und
     }
     if (timeout !== undefined) {
       const ms = parseDuration(timeout);
-      if (ms > 0) call.timeoutMs = ms;
+      // As the full CLI: a deadline past what a timer holds is the longest one it holds.
+      if (ms > 0) call.timeoutMs = Math.min(ms, MAX_RPC_TIMEOUT_MS);
     }
   } catch {
     return undefined;

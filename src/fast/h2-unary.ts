@@ -117,7 +117,7 @@ export function unaryCall(call: UnaryCall): Promise<Buffer | undefined> {
 
     const headers = Buffer.concat([
       literal(':method', 'POST'), literal(':scheme', 'http'), literal(':path', call.path), literal(':authority', 'localhost'),
-      literal('content-type', 'application/grpc'), literal('te', 'trailers'), literal('grpc-timeout', `${Math.max(1, call.timeoutMs)}m`),
+      literal('content-type', 'application/grpc'), literal('te', 'trailers'), literal('grpc-timeout', grpcTimeout(call.timeoutMs)),
     ]);
     const body = Buffer.alloc(5 + call.message.length);
     body.writeUInt32BE(call.message.length, 1);
@@ -188,4 +188,10 @@ function grpcMessage(body: Buffer): Buffer | undefined {
   if (body.length < 5 || body[0] !== 0) return undefined;
   const len = body.readUInt32BE(1);
   return body.length === 5 + len ? body.subarray(5) : undefined;
+}
+
+/** The grpc-timeout header: at most 8 digits (the gRPC spec), so whole seconds past 99,999,999 ms. */
+export function grpcTimeout(ms: number): string {
+  const m = Math.max(1, Math.ceil(ms));
+  return m <= 99_999_999 ? `${m}m` : `${Math.ceil(m / 1000)}S`;
 }

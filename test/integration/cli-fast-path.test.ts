@@ -22,7 +22,7 @@ const full = (args: string[]): Promise<CliResult> => runCli(['-r', endpoint, ...
  * The CREATED column is relative to now: two calls may straddle a second, and a wider age
  * re-pads the whole table (both paths pad with the same tabwriter), so cell gaps count as one.
  */
-const sameAge = (s: string) => s.replace(/\b(\d+|About an?) (second|minute|hour)s? ago\b/g, '<age> ago').replace(/ {2,}/g, ' | ');
+const sameAge = (s: string) => s.replace(/\b(\d+|About an?|Less than a) (second|minute|hour)s? ago\b/g, '<age> ago').replace(/ {2,}/g, ' | ');
 /** JSON compared as data: the runtime's maps (labels) come in any order. */
 const comparable = (s: string): unknown => (s.startsWith('{') ? JSON.parse(s) : sameAge(s));
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fastCall, runFastCall, FAST_DEFAULT_CONFIG_PATH, FAST_DEFAULT_TIMEOUT_MS } from '../../src/fast/fast-cli.js';
 import { probedNote } from '../../src/client/known-endpoints.js';
 import { decodeContainers, decodePods, decodeVersion, listContainersRequest, LIST_PODS_REQUEST, VERSION_REQUEST } from '../../src/fast/cri-wire.js';
-import { hpackValues, unaryCall } from '../../src/fast/h2-unary.js';
+import { grpcTimeout, hpackValues, unaryCall } from '../../src/fast/h2-unary.js';
+import { MAX_RPC_TIMEOUT_MS } from '../../src/util/timer-delay.js';
 import { DEFAULT_CONFIG_PATH } from '../../src/client/config-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/cli/context.js';
 import { decodeMessage, encodeMessage, loadProtoRoot } from '../../src/api/proto.js';
@@ -193,5 +194,16 @@ describe('unary call over hand-made HTTP/2', () => {
     const { sock } = await peer({ trailers: {}, hang: true });
     expect(await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/Version', message: VERSION_REQUEST, timeoutMs: 50 })).toBeUndefined();
     expect(await unaryCall({ socket: join(dir, 'none.sock'), path: '/x/Y', message: VERSION_REQUEST, timeoutMs: 30_000 })).toBeUndefined();
+  });
+});
+
+describe('deadlines past what a timer holds', () => {
+  it('caps -t at the longest RPC timeout and sends it as at most 8 digits', () => {
+    const call = fastCall(['-t', '99999999999h', 'pods'], {});
+    expect(call?.timeoutMs).toBe(MAX_RPC_TIMEOUT_MS);
+    expect(grpcTimeout(2000)).toBe('2000m');
+    expect(grpcTimeout(99_999_999)).toBe('99999999m');
+    expect(grpcTimeout(MAX_RPC_TIMEOUT_MS)).toBe('2147483S');
+    expect(grpcTimeout(0)).toBe('1m');
   });
 });
