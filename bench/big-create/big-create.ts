@@ -69,7 +69,9 @@ runBenchWithRig(async (rig) => {
   // A daemon of your own (e.g. under node --cpu-prof) instead of the one started here.
   const own = process.env.ISULATS_BENCH_ENDPOINT;
   const ownPid = Number(process.env.ISULATS_BENCH_PID ?? 0);
-  const daemon: IsulatsDaemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause });
+  // ISULATS_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p": node flags for this build's daemon.
+  const nodeArgs = process.env.ISULATS_BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean);
+  const daemon: IsulatsDaemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, nodeArgs });
   rig.daemons.push(daemon);
   const containerd: Containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] });
   rig.containerd = containerd;

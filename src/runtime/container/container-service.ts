@@ -24,7 +24,7 @@ import { matchLabels } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
-import { buildContainerSpec, type ResolvedDevice } from './spec.js';
+import { buildContainerSpec, criEnvInSlices, type ResolvedDevice } from './spec.js';
 import { ensureApparmorProfile } from './apparmor-loader.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { creatorAlive, currentCreator } from '../recovery/creator.js';
@@ -90,6 +90,7 @@ export class ContainerService {
     const config = storable(req.config ?? {});
     if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
     if (!config.image?.image) throw invalidArgument('container config needs an image');
+    await step();
     refuseNulBytes(req.config, 'config');
     refuseNulBytes(req.sandboxConfig, 'sandboxConfig');
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
@@ -144,6 +145,7 @@ export class ContainerService {
       };
       await ctx.containers.create(record);
       undo.push('remove record', () => ctx.containers.removeLocking(id));
+      await step();
       runtimeFailpoint('create-after-record');
       // Name after the record (marked creating): recovery can then release a name whose creator died.
       await ctx.containerNames.reserve(name, id);
@@ -163,6 +165,8 @@ export class ContainerService {
         undo.push('release idmapped volumes', async () => releaseVolumes(ctx.paths, sandbox.id, id));
         specConfig = { ...specConfig, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, specConfig.mounts) };
       }
+      // A large env is deduplicated a slice at a time (the merge below is then one small-map lookup per entry).
+      const criEnv = step === nextTurn ? await criEnvInSlices(config.envs, LARGE_ENV * 4, nextTurn) : undefined;
       const podFiles = podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox);
       const built = buildContainerSpec({
         id,
@@ -193,6 +197,7 @@ export class ContainerService {
         devices: await resolveDevices(config.devices ?? []),
         localhostSeccomp: await loadLocalhostSeccomp(config.linux?.securityContext),
         targetPid: await this.targetPid(config),
+        criEnv,
         // Asked only when a mount needs it: `runc features` is one more process.
         recursiveReadOnlyMounts: (config.mounts ?? []).some((m) => m.recursiveReadOnly)
           && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
