@@ -6,6 +6,8 @@
 // Medians over the runs. Run through bench/big-create/run.mjs.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { startContainerd, type Containerd } from '../../test/rig/containerd.js';
 import { openCriClient, type RawCriClient } from '../../test/rig/cri-client.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../../test/rig/isulats-daemon.js';
@@ -67,12 +69,22 @@ runBenchWithRig(async (rig) => {
   // A daemon of your own (e.g. under node --cpu-prof) instead of the one started here.
   const own = process.env.ISULATS_BENCH_ENDPOINT;
   const ownPid = Number(process.env.ISULATS_BENCH_PID ?? 0);
-  const daemon: IsulatsDaemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause });
+  // ISULATS_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p": node flags for this build's daemon.
+  const nodeArgs = process.env.ISULATS_BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean);
+  const daemon: IsulatsDaemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, nodeArgs });
   rig.daemons.push(daemon);
   const containerd: Containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] });
   rig.containerd = containerd;
+  // BENCH_BASELINE=<checkout>: that build's daemon too, first, in the same run (a before/after row).
+  const baselineDir = process.env.BENCH_BASELINE;
+  const baseline = baselineDir && !own ? await startIsulatsDaemon({ podSandboxImage: rig.images.pause, binPath: join(baselineDir, 'bin/isulats') }) : undefined;
+  if (baseline) rig.daemons.push(baseline);
   const rows: string[] = [];
-  const targets: Array<[string, string, number]> = own ? [['isulats (own)', own, ownPid]] : [['isulats', daemon.endpoint, daemon.pid], ['containerd', containerd.endpoint, containerd.pid]];
+  const targets: Array<[string, string, number]> = own ? [['isulats (own)', own, ownPid]] : [
+    ...(baseline ? [['isulats, before', baseline.endpoint, baseline.pid] as [string, string, number]] : []),
+    ['isulats', daemon.endpoint, daemon.pid], ['containerd', containerd.endpoint, containerd.pid],
+  ];
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [name, endpoint, pid] of targets) {
     const cri = openCriClient(endpoint);
     const probe = openCriClient(endpoint);
@@ -99,7 +111,7 @@ runBenchWithRig(async (rig) => {
       probe.close();
     }
   }
-  console.log(`\nCreateContainer with ${envCount} env vars, medians of ${runs} runs`);
+  console.log(`\nCreateContainer with ${envCount} env vars, medians of ${runs} runs; load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log('| runtime | CreateContainer | longest Version gap | VmRSS after |\n| --- | --- | --- | --- |');
   for (const r of rows) console.log(r);
   // runBenchWithRig tears down the daemon, containerd and the registry.

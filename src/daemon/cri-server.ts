@@ -9,6 +9,7 @@ import type { CallOptions, CriBackend } from '../client/backend.js';
 import { KIND_TO_CODE } from '../client/grpc-errors.js';
 import { invalidArgument, IsulatsError } from '../runtime/errors.js';
 import { loadCriServices, type CriVersion } from '../api/proto.js';
+import { chunkedCreateDecoder } from './chunked-create-decode.js';
 import { fromV1alpha2, toV1alpha2 } from '../api/convert.js';
 import type { Logger } from './logger.js';
 import { findUnknownEnum } from './enum-check.js';
@@ -154,7 +155,9 @@ function handlersFor(
   for (const [rpc, def] of Object.entries(definition)) {
     if (UNARY[service].includes(rpc) && !def.requestStream && !def.responseStream) {
       const call = unaryCall(rpc, version, def, opts, `runtime.${version}.${service}`);
-      unary.set(def.path, { path: def.path, requestDeserialize: def.requestDeserialize, responseSerialize: def.responseSerialize, call });
+      // A 2 MB config (100k env vars) must not hold every other client for its whole decode.
+      const requestDecode = rpc === 'CreateContainer' && version === 'v1' ? chunkedCreateDecoder(def.requestDeserialize) : undefined;
+      unary.set(def.path, { path: def.path, requestDeserialize: def.requestDeserialize, requestDecode, responseSerialize: def.responseSerialize, call });
       impl[rpc] = unaryHandler(call);
     } else if (STREAMED_LISTS[rpc] && def.responseStream && version === 'v1') {
       impl[rpc] = streamedListHandler(rpc, def, opts, `runtime.${version}.${service}`);
@@ -178,6 +181,8 @@ export interface UnaryMethod {
   /** e.g. /runtime.v1.RuntimeService/Version */
   path: string;
   requestDeserialize: (bytes: Buffer) => unknown;
+  /** The fast path's decoder where it differs from requestDeserialize: yields the event loop on a large request. */
+  requestDecode?: (bytes: Buffer) => Promise<unknown>;
   responseSerialize: (obj: object) => Buffer;
   call: (request: unknown, signal: AbortSignal) => Promise<UnaryOutcome>;
 }

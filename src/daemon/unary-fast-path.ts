@@ -260,7 +260,7 @@ async function decode(
     return { status: { code: Status.UNIMPLEMENTED, details: `Received message compressed with unsupported encoding "${encoding}"` } };
   }
   try {
-    return { request: method.requestDeserialize(bytes) };
+    return { request: method.requestDecode ? await method.requestDecode(bytes) : method.requestDeserialize(bytes) };
   } catch {
     return { status: { code: Status.INTERNAL, details: 'Error deserializing request' } };
   }

@@ -257,6 +257,25 @@ describe('NRI adaptation with SDK plugins', () => {
     expect(nriRuntime!.plugins()).toEqual([]);
   });
 
+  it('takes 1,000 connections that come and go or never register, and still registers and serves a plugin', async () => {
+    await startRuntime({ registrationTimeoutMs: 200 });
+    const path = nriRuntime!['opts'].socketPath!;
+    // 10 waves of 100 at once: half close at once, half stay silent until the runtime drops them.
+    for (let wave = 0; wave < 10; wave++) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => new Promise<void>((resolve) => {
+        const sock = net.connect(path);
+        sock.on('error', () => undefined);
+        sock.once('close', () => resolve());
+        if (i % 2 === 0) sock.once('connect', () => sock.destroy());
+      })));
+    }
+    expect(nriRuntime!.plugins()).toEqual([]);
+    await connect(new EnvUlimitAdjuster(TRUST_ALL), 'env-ulimit', '20');
+    const res = await nriRuntime!.createContainer(pod, container);
+    expect(res.adjust.env.map((e) => e.key)).toEqual(['GREETING', 'MODE']);
+    expect(nriRuntime!.plugins().map((p) => p.name)).toEqual(['env-ulimit']);
+  });
+
   it('relays unsolicited updates and evictions to the engine', async () => {
     const engine = await startRuntime();
     const stub = await connect({ createContainer: () => undefined }, 'updater', '10');

@@ -224,4 +224,49 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     await e.removePodSandbox({ podSandboxId });
     await expect(e.reopenContainerLog({ containerId })).rejects.toThrow(/not found/);
   });
+
+  it('loses no line and duplicates none when the log is reopened 5 times while the container writes fast', async () => {
+    const e = fx.engine;
+    const LINES = 100_000;
+    const pod = podConfig('pressure', { logDirectory: join(fx.dir, 'logs', 'pressure') });
+    const { podSandboxId } = await e.runPodSandbox({ config: pod });
+    const { containerId } = await e.createContainer({
+      podSandboxId,
+      sandboxConfig: pod,
+      config: {
+        metadata: { name: 'writer' }, image: { image: BUSYBOX_REF }, logPath: 'writer.log',
+        command: ['sh', '-c', `i=0; while [ $i -lt ${LINES} ]; do echo "line $i"; i=$((i+1)); done; echo end; exec sleep 3600`],
+      },
+    });
+    await e.startContainer({ containerId });
+    const logPath = join(fx.dir, 'logs', 'pressure', 'writer.log');
+    const rotated: string[] = [];
+    for (let n = 1; n <= 5; n++) {
+      // Rotated as soon as the new file has a line, while the writer still writes.
+      const text = await waitFor(async () => (await readFile(logPath, 'utf8').catch(() => '')) || undefined, { timeoutMs: 10_000, what: `lines in log ${n}` });
+      if (text.includes(' end\n')) break;
+      await rename(logPath, `${logPath}.${n}`);
+      rotated.push(`${logPath}.${n}`);
+      await e.reopenContainerLog({ containerId });
+    }
+    await waitFor(async () => (await readFile(logPath, 'utf8').catch(() => '')).includes(' end\n'), { timeoutMs: 60_000, what: 'the last line' });
+    // Lines as a reader puts them together: P (partial) records joined to the F that ends them.
+    const contents: string[] = [];
+    let partial = '';
+    for (const file of [...rotated, logPath]) {
+      for (const line of (await readFile(file, 'utf8')).split('\n')) {
+        if (!line) continue;
+        expect(line).toMatch(CRI_LOG_LINE);
+        const [, , tag, ...rest] = line.split(' ');
+        partial += rest.join(' ');
+        if (tag === 'F') {
+          contents.push(partial);
+          partial = '';
+        }
+      }
+    }
+    expect(contents).toEqual([...Array.from({ length: LINES }, (_, i) => `line ${i}`), 'end']);
+    expect(rotated.length).toBeGreaterThanOrEqual(2);
+    await e.removePodSandbox({ podSandboxId });
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isKind } from '../../src/runtime/errors.js';
 import type { StateStore, StoredObject } from '../../src/runtime/store/state-store.js';
 import { BUSYBOX_REF, gate, kubeletShapedPod, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -77,6 +78,24 @@ describe('runtime: races between lifecycle calls', () => {
 
   afterAll(async () => {
     await fx?.dispose();
+  }, 120_000);
+
+  it('8 identical RunPodSandbox at once: one pod, 7 AlreadyExists, and nothing of theirs left', async () => {
+    const e = fx.engine;
+    const sandboxesBefore = await readdir(join(fx.options.root, 'sandboxes'));
+    const netnsBefore = await readdir(join(fx.options.state, 'netns'));
+    const pod = kubeletPod('same-8');
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => e.runPodSandbox({ config: structuredClone(pod) })));
+    const ok = results.filter((r): r is PromiseFulfilledResult<{ podSandboxId: string }> => r.status === 'fulfilled');
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(ok).toHaveLength(1);
+    expect(failed.map((r) => isKind(r.reason, 'already-exists') ? 'already-exists' : String(r.reason))).toEqual(Array(7).fill('already-exists'));
+    const { podSandboxId } = ok[0]!.value;
+    expect((await e.listPodSandbox({})).items.filter((p) => p.metadata?.name === pod.metadata.name).map((p) => p.id)).toEqual([podSandboxId]);
+    await e.stopPodSandbox({ podSandboxId });
+    await e.removePodSandbox({ podSandboxId });
+    expect(await readdir(join(fx.options.root, 'sandboxes'))).toEqual(sandboxesBefore);
+    expect(await readdir(join(fx.options.state, 'netns'))).toEqual(netnsBefore);
   }, 120_000);
 
   it('UpdateContainerResources of a created container waits for a StartContainer in progress, and the started container gets the update', async () => {

@@ -215,6 +215,10 @@ describe('layer unpack', () => {
     ['a nested ../ name', [{ name: 'a/../../escape', type: 'file', data: 'x' }]],
     ['a symlinked parent that climbs out', [{ name: 'up', type: 'symlink', linkname: '../../..' }, { name: 'up/escape', type: 'file', data: 'x' }]],
     ['a hardlink to a file outside', [{ name: 'h', type: 'hardlink', linkname: '../../../../etc/passwd' }]],
+    ['a hardlink through a symlinked parent that climbs out', [{ name: 'up', type: 'symlink', linkname: '../../..' }, { name: 'h', type: 'hardlink', linkname: 'up/etc/passwd' }]],
+    ['a whiteout above the root', [{ name: '../.wh.layer', type: 'file', data: '' }]],
+    ['a whiteout through a symlinked parent that climbs out', [{ name: 'up', type: 'symlink', linkname: '../..' }, { name: 'up/.wh.layer', type: 'file', data: '' }]],
+    ['an opaque marker through a symlinked parent that climbs out', [{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'up/.wh..wh..opq', type: 'file', data: '' }]],
   ])('refuses %s and writes nothing outside', async (_what, entries) => {
     const parent = await freshDir();
     const root = join(parent, 'layer');

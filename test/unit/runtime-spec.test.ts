@@ -7,6 +7,8 @@ import {
   DEFAULT_CAPABILITIES,
   DEFAULT_MASKED_PATHS,
   mergeEnv,
+  criEnv,
+  criEnvInSlices,
   parseCapabilityBound,
   processArgs,
   type ContainerSpecInput,
@@ -60,6 +62,21 @@ describe('mergeEnv', () => {
   });
   it('adds a default PATH when none is set', () => {
     expect(mergeEnv([], [])[0]).toMatch(/^PATH=\/usr\/local\/sbin/);
+  });
+  it('keeps a key\'s first position and its last value, extras only where the image and CRI are silent', () => {
+    const envs = [{ key: 'B', value: '1' }, { key: 'HOME', value: '/h' }, { key: '', value: 'x' }, { key: 'B', value: Buffer.from('2') }, { key: 'PATH', value: '/p' }];
+    expect(mergeEnv(['A=0', 'B=0'], envs, ['HOSTNAME=h', 'HOME=/'])).toEqual(['A=0', 'B=2', 'HOSTNAME=h', 'HOME=/h', 'PATH=/p']);
+  });
+  it('merges a CRI env deduplicated in slices as it merges the plain list', async () => {
+    // Service links with repeats across slices, and keys the image and the extras also set.
+    const envs = Array.from({ length: 5000 }, (_, i) => ({ key: `SVC_${i % 3000}_PORT`, value: i % 2 ? String(i) : Buffer.from(String(i)) }));
+    envs.push({ key: 'PATH', value: '/cri' }, { key: 'HOSTNAME', value: 'cri' });
+    let turns = 0;
+    const sliced = await criEnvInSlices(envs, 1024, async () => void turns++);
+    expect(turns).toBe(4);
+    const image = ['SVC_7_PORT=image', 'LANG=C'];
+    expect(mergeEnv(image, sliced, ['HOSTNAME=h', 'HOME=/'])).toEqual(mergeEnv(image, envs, ['HOSTNAME=h', 'HOME=/']));
+    expect(mergeEnv(image, criEnv(envs), ['HOSTNAME=h'])).toContain('SVC_1999_PORT=4999');
   });
 });
 

@@ -19,6 +19,8 @@ import { connectUnix, grpcFrame, rawGrpcCall, type RawAnswer } from '../rig/raw-
 const aborted: string[] = [];
 /** Calls started, by name. */
 const started: string[] = [];
+/** The type of the first env value each CreateContainer reached the backend with. */
+const createValueTypes: string[] = [];
 
 /** Waits for the caller to go, then fails as the engine does. */
 function untilAborted(name: string) {
@@ -40,6 +42,12 @@ function fakeBackend(): CriBackend {
     }),
     containerStatus: async (req: any) => { throw new IsulatsError('not-found', `container "${req.containerId}" not found: ünïcode 100%`); },
     listContainers: async () => ({ containers: [] }),
+    createContainer: async (req: any) => {
+      const envs = req.config.envs as { key: string; value: string | Buffer }[];
+      createValueTypes.push(Buffer.isBuffer(envs[0]!.value) ? 'Buffer' : typeof envs[0]!.value);
+      const last = envs[envs.length - 1]!;
+      return { containerId: `${envs.length}:${last.key}=${last.value.toString()}` };
+    },
     // An answer just over the message limit: Sent message larger than max.
     listImages: async () => ({ images: [{ id: 'x'.repeat(MAX_MESSAGE_BYTES), repoTags: [], repoDigests: [], size: '1', uid: null, username: '', spec: null, pinned: false }] }),
     pullImage: untilAborted('pull'),
@@ -134,6 +142,18 @@ describe('unary calls served on the HTTP/2 stream', () => {
     })));
     expect(answers[0]).toContain('split-pod');
     expect(answers[0]).toBe(answers[1]);
+  });
+
+  it('decodes a large CreateContainer in slices (env values as strings) with the same answer', async () => {
+    const envs = Array.from({ length: 20_000 }, (_, i) => ({ key: `SVC_${i}_SERVICE_PORT`, value: Buffer.from(String(10000 + i)) }));
+    const body = grpcFrame(await encode('v1', 'RuntimeService', 'CreateContainer', { podSandboxId: 'p1', config: { metadata: { name: 'big' }, envs } }));
+    createValueTypes.length = 0;
+    const r = await both(`${V1}/CreateContainer`, body);
+    expect(r.served).toBe(1);
+    expect(r.trailers).toMatchObject({ 'grpc-status': '0' });
+    expect(Buffer.from(r.data, 'hex').toString()).toContain('20000:SVC_19999_SERVICE_PORT=29999');
+    // grpc-js's path keeps protobufjs's Buffers; the fast path read the envs itself.
+    expect(createValueTypes.sort()).toEqual(['Buffer', 'string']);
   });
 
   it('refuses an answer over the limit as grpc-js does', async () => {

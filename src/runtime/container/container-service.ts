@@ -24,7 +24,8 @@ import { matchLabels } from '../sandbox/sandbox-service.js';
 import { CONTAINER_STATES, enumName, nowNs, toInt } from './cri-values.js';
 import { exitTransition, type ContainerRecord, type ContainerStateName } from './container-record.js';
 import { loadLocalhostSeccomp } from './seccomp-profile.js';
-import { buildContainerSpec, type ResolvedDevice } from './spec.js';
+import { buildContainerSpec, criEnvInSlices, type ResolvedDevice } from './spec.js';
+import { specJsonInSlices, storableEnvsInSlices } from './large-env.js';
 import { ensureApparmorProfile } from './apparmor-loader.js';
 import { runtimeFailpoint } from '../recovery/failpoints.js';
 import { creatorAlive, currentCreator } from '../recovery/creator.js';
@@ -85,12 +86,17 @@ export class ContainerService {
     const ctx = this.ctx;
     // A large config (kubelet's service links give ~7 env vars per Service) is handled in steps with
     // a turn of the event loop between them, so other clients' calls are answered meanwhile.
-    const step = (req.config?.envs?.length ?? 0) > LARGE_ENV ? nextTurn : noWait;
+    const large = (req.config?.envs?.length ?? 0) > LARGE_ENV;
+    const step = large ? nextTurn : noWait;
     await step();
-    const config = storable(req.config ?? {});
+    // A large env is copied and checked a slice at a time (storableEnvsInSlices), the rest at once.
+    const rest = large ? { ...req.config, envs: [] } : req.config;
+    const config = storable(rest ?? {});
     if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
     if (!config.image?.image) throw invalidArgument('container config needs an image');
-    refuseNulBytes(req.config, 'config');
+    if (large) config.envs = await storableEnvsInSlices(req.config!.envs!, LARGE_ENV * 4, nextTurn);
+    await step();
+    refuseNulBytes(rest, 'config');
     refuseNulBytes(req.sandboxConfig, 'sandboxConfig');
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
@@ -144,6 +150,7 @@ export class ContainerService {
       };
       await ctx.containers.create(record);
       undo.push('remove record', () => ctx.containers.removeLocking(id));
+      await step();
       runtimeFailpoint('create-after-record');
       // Name after the record (marked creating): recovery can then release a name whose creator died.
       await ctx.containerNames.reserve(name, id);
@@ -163,6 +170,8 @@ export class ContainerService {
         undo.push('release idmapped volumes', async () => releaseVolumes(ctx.paths, sandbox.id, id));
         specConfig = { ...specConfig, mounts: idmapVolumes(ctx.paths, { id: sandbox.id, usernsPath: sandbox.usernsPath, gid: sandbox.userns.gid.hostId }, id, specConfig.mounts) };
       }
+      // A large env is deduplicated a slice at a time (the merge below is then one small-map lookup per entry).
+      const criEnv = step === nextTurn ? await criEnvInSlices(config.envs, LARGE_ENV * 4, nextTurn) : undefined;
       const podFiles = podFilesDir(ctx.paths, ctx.sandboxes.objectDir(sandbox.id), sandbox);
       const built = buildContainerSpec({
         id,
@@ -193,6 +202,7 @@ export class ContainerService {
         devices: await resolveDevices(config.devices ?? []),
         localhostSeccomp: await loadLocalhostSeccomp(config.linux?.securityContext),
         targetPid: await this.targetPid(config),
+        criEnv,
         // Asked only when a mount needs it: `runc features` is one more process.
         recursiveReadOnlyMounts: (config.mounts ?? []).some((m) => m.recursiveReadOnly)
           && (await ctx.runtimes.entry(record.runtimeHandler ?? '').features()).recursiveReadOnlyMounts,
@@ -208,7 +218,7 @@ export class ContainerService {
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
       mkdirSync(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
       const specPath = joinPath(bundle, 'config.json');
-      writeFileSync(specPath, JSON.stringify(spec));
+      writeFileSync(specPath, large ? await specJsonInSlices(spec, LARGE_ENV * 4, nextTurn) : JSON.stringify(spec));
       await step();
       if (logPath) mkdirSync(dirname(logPath), { recursive: true });
       runtimeFailpoint('create-after-bundle');

@@ -123,6 +123,8 @@ export interface ContainerSpecInput {
   targetPid?: number;
   /** Whether the pod's runtime handler takes the `rro` mount option (its `features` list it). */
   recursiveReadOnlyMounts?: boolean;
+  /** config.envs already deduplicated (criEnvInSlices, for a large env); else done here. */
+  criEnv?: CriEnv;
   warn?: (message: string) => void;
 }
 
@@ -139,12 +141,58 @@ export function processArgs(image: OciImageConfig['config'], command: string[] |
 }
 
 /**
- * Image env first, CRI envs override by key; PATH added when neither sets it. One Map lookup per
- * entry, keyed by the CRI key itself: a 100k-entry env merges in one pass.
+ * A config's CRI env as KEY=value entries, one per key: its first position, its last value.
+ * `keys[i]` is the key of `entries[i]`.
  */
+export interface CriEnv {
+  keys: string[];
+  entries: string[];
+}
+
 const UTF8 = new TextDecoder();
 
-export function mergeEnv(imageEnv: string[] | undefined, envs: cri.KeyValueIn[] | undefined, extra: string[] = []): string[] {
+/** Adds envs[from, to) to `acc` (index: key -> position, while it is built). */
+function addCriEnv(acc: CriEnv, index: Map<string, number>, envs: cri.KeyValueIn[], from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const kv = envs[i]!;
+    if (!kv.key) continue;
+    // bytes in our proto (KeyValue.value); a string from v1alpha2 and from the daemon's chunked decode.
+    const v = kv.value === undefined ? '' : kv.value instanceof Uint8Array ? UTF8.decode(kv.value) : String(kv.value);
+    const entry = `${kv.key}=${v}`;
+    const at = index.get(kv.key);
+    if (at === undefined) {
+      index.set(kv.key, acc.entries.length);
+      acc.keys.push(kv.key);
+      acc.entries.push(entry);
+    } else acc.entries[at] = entry;
+  }
+}
+
+/** The CRI env in one pass. */
+export function criEnv(envs: cri.KeyValueIn[] | undefined): CriEnv {
+  const acc: CriEnv = { keys: [], entries: [] };
+  addCriEnv(acc, new Map(), envs ?? [], 0, envs?.length ?? 0);
+  return acc;
+}
+
+/** The CRI env `slice` variables at a time, awaiting `between` in between: a 100k-entry env does not hold the event loop at once. */
+export async function criEnvInSlices(envs: cri.KeyValueIn[] | undefined, slice: number, between: () => Promise<void>): Promise<CriEnv> {
+  const acc: CriEnv = { keys: [], entries: [] };
+  const index = new Map<string, number>();
+  const all = envs ?? [];
+  for (let from = 0; from < all.length; from += slice) {
+    if (from > 0) await between();
+    addCriEnv(acc, index, all, from, Math.min(from + slice, all.length));
+  }
+  return acc;
+}
+
+/**
+ * Image env first, CRI envs override by key; PATH added when neither sets it. The map holds only
+ * the image's and extra keys (a few): the CRI env comes deduplicated (criEnv), so a 100k-entry
+ * env merges with one small-map lookup per entry.
+ */
+export function mergeEnv(imageEnv: string[] | undefined, envs: cri.KeyValueIn[] | CriEnv | undefined, extra: string[] = []): string[] {
   const out: string[] = [];
   const at = new Map<string, number>();
   const put = (key: string, entry: string): void => {
@@ -163,12 +211,16 @@ export function mergeEnv(imageEnv: string[] | undefined, envs: cri.KeyValueIn[] 
     const key = keyOf(e);
     if (!at.has(key)) put(key, e);
   }
-  for (const kv of envs ?? []) {
-    if (!kv.key) continue;
-    const v = kv.value === undefined ? '' : kv.value instanceof Uint8Array ? UTF8.decode(kv.value) : String(kv.value);
-    put(kv.key, `${kv.key}=${v}`);
+  const cri = envs === undefined || Array.isArray(envs) ? criEnv(envs) : envs;
+  let hasPath = at.has('PATH');
+  for (let i = 0; i < cri.keys.length; i++) {
+    const key = cri.keys[i]!;
+    const j = at.get(key);
+    if (j === undefined) out.push(cri.entries[i]!);
+    else out[j] = cri.entries[i]!;
+    if (key === 'PATH') hasPath = true;
   }
-  if (!at.has('PATH')) put('PATH', DEFAULT_PATH_ENV);
+  if (!hasPath) out.push(DEFAULT_PATH_ENV);
   return out;
 }
 
@@ -406,7 +458,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
       terminal: !!config.tty,
       user: { uid: user.uid, gid: user.gid, additionalGids: additional },
       args,
-      env: mergeEnv(image.config?.Env, config.envs, extraEnv),
+      env: mergeEnv(image.config?.Env, input.criEnv ?? config.envs, extraEnv),
       cwd: config.workingDir || image.config?.WorkingDir || '/',
       capabilities: { bounding: caps, effective: caps, permitted: caps, inheritable: caps, ambient },
       noNewPrivileges: !!sc?.noNewPrivs,
