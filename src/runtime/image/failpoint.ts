@@ -14,7 +14,17 @@ export const PULL_FAILPOINTS = [
   'index-after-write',
 ] as const;
 
-export type FailpointName = (typeof PULL_FAILPOINTS)[number];
+// Points along a RemoveImage, in order: the record's removal, then gc's batch renames into a
+// deletion dir (blobs, then layers) and the rm -rf of that dir after.
+export const REMOVE_FAILPOINTS = [
+  'remove-after-untag',
+  'remove-after-record',
+  'gc-blobs-mid-move',
+  'gc-layers-mid-move',
+  'gc-batch-before-rm',
+] as const;
+
+export type FailpointName = (typeof PULL_FAILPOINTS)[number] | (typeof REMOVE_FAILPOINTS)[number];
 
 export function failpoint(name: FailpointName): void {
   if (process.env.ISULATS_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');

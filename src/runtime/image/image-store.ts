@@ -121,7 +121,9 @@ export class ImageStore {
       await this.writeTags((tags) => {
         for (const [tag, target] of Object.entries(tags)) if (target === id) delete tags[tag];
       });
+      failpoint('remove-after-untag');
       await rm(this.recordPath(id), { force: true });
+      failpoint('remove-after-record');
     });
   }
 

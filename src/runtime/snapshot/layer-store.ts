@@ -125,7 +125,10 @@ export class LayerStore {
   async removeMany(chainIds: string[]): Promise<void> {
     const hexes = chainIds.map((c) => digestHex(c, 'layer chain ID'));
     await this.deleter.moveAway(hexes.map((hex) => [joinPath(this.dir, hex), hex] as const),
-      (i) => rmSync(joinPath(this.lockDir, `${hexes[i]}.lock`), { force: true }));
+      (i) => {
+        rmSync(joinPath(this.lockDir, `${hexes[i]}.lock`), { force: true });
+        if (i === 0) failpoint('gc-layers-mid-move');
+      });
   }
 
   /** Resolves once the files of every snapshot removed so far are deleted. */

@@ -9,6 +9,7 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { joinPath } from './path-join.js';
 import { deleteTree } from './delete-tree.js';
 import { mkdirPrivate } from './private-dirs.js';
+import { failpoint } from '../image/failpoint.js';
 
 const SYNC_SLICE = 256;
 
@@ -38,6 +39,7 @@ export class BatchDeleter {
         after?.(i);
       }
     } finally {
+      failpoint('gc-batch-before-rm');
       const deletion: Promise<void> = deleteTree(batch).finally(() => this.deleting.delete(deletion));
       this.deleting.add(deletion);
     }

@@ -199,7 +199,8 @@ export class BlobStore {
    * into one batch dir now, that dir deleted after the call returns (store/batch-delete.ts).
    */
   async deleteMany(digests: string[]): Promise<void> {
-    await this.deleter.moveAway(digests.map((digest) => [this.path(digest), digestHex(digest)] as const));
+    await this.deleter.moveAway(digests.map((digest) => [this.path(digest), digestHex(digest)] as const),
+      (i) => i === 0 && failpoint('gc-blobs-mid-move'));
   }
 
   /** Resolves once the files of every blob deleted by deleteMany so far are gone. */
