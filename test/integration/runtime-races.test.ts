@@ -2,13 +2,13 @@
 // ProcessRunner hook holds one call at a named process (conmon, runc) while the
 // other runs, and a wrapper around the store's lock says when a call asks for a
 // record's lock. Each test checks both what the calls answer and what is left.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isKind } from '../../src/runtime/errors.js';
 import type { StateStore, StoredObject } from '../../src/runtime/store/state-store.js';
-import { BUSYBOX_REF, gate, kubeletShapedPod, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
+import { anyAlive, BUSYBOX_REF, gate, kubeletShapedPod, leases, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
 const MiB = 1024 * 1024;
 
@@ -56,6 +56,36 @@ function holdStartAtConmon(e: RuntimeFixture['engine']): { reached: Promise<void
     await go.promise;
   });
   return { reached: reached.promise, release: go.open, restore };
+}
+
+/**
+ * Holds the engine's next RunPodSandbox where it is about to `runc run` its pause (netns pinned,
+ * CNI lease taken, shm and rootfs mounted); `reached` gives the pod's ID (runc's last argument).
+ */
+function holdRunAtPause(e: RuntimeFixture['engine']): { reached: Promise<string>; release: () => void; restore: () => void } {
+  let reachedWith!: (id: string) => void;
+  const reached = new Promise<string>((r) => (reachedWith = r));
+  const go = gate();
+  const restore = e.ctx.runner.addHook(async (cmd, args) => {
+    if (basename(cmd) !== 'runc' || !args.includes('run')) return;
+    reachedWith(args[args.length - 1]!);
+    await go.promise;
+  });
+  return { reached, release: go.open, restore };
+}
+
+/** PIDs of processes whose command line names `id` (conmon, runc, a pause run by ID). */
+function processesNaming(id: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(id)) pids.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
 }
 
 /** Resolves once a call asks for `id`'s exclusive lock in `store`: as far as it gets while another call holds the lock. */
@@ -341,6 +371,78 @@ describe('runtime: races between lifecycle calls', () => {
       await stopping.catch(() => undefined);
       for (const unhook of unhooks) unhook();
       await e.removePodSandbox({ podSandboxId });
+    }
+  }, 60_000);
+
+  it('StopPodSandbox and RemovePodSandbox racing a RunPodSandbox in progress: the pod ends whole or gone, and nothing is left after a final Stop+Remove', async () => {
+    const e = fx.engine;
+    const root = fx.options.root;
+    const sandboxesBefore = await readdir(join(root, 'sandboxes'));
+    const netnsBefore = await readdir(join(fx.options.state, 'netns'));
+    const leasesBefore = await leases(fx.net);
+    const mountsBefore = await mountsUnder(fx.dir);
+    // A pod with a shared PID namespace: it has a pause, run by runc.
+    const pod = kubeletPod('stop-rm-during-run');
+    const hold = holdRunAtPause(e);
+    let running: Promise<unknown> = Promise.resolve();
+    let podSandboxId = '';
+    const pids: number[] = [];
+    try {
+      running = e.runPodSandbox({ config: pod });
+      const ran = running.then((r) => `ran ${(r as { podSandboxId: string }).podSandboxId}`, (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`);
+      podSandboxId = await Promise.race([hold.reached, ran.then((r) => `run answered first: ${r}`)]);
+      expect(podSandboxId).toMatch(/^[0-9a-f]{64}$/);
+      expect(await readdir(join(root, 'sandboxes'))).toContain(podSandboxId);
+      // Held with its netns, lease and mounts taken: Stop and Remove at once.
+      const answers = (calls: Array<Promise<unknown>>) =>
+        Promise.all(calls.map((c) => c.then(() => 'ok', (err: Error & { kind?: string }) => `${err.kind}: ${err.message}`)));
+      const early = await answers([e.stopPodSandbox({ podSandboxId }), e.removePodSandbox({ podSandboxId })]);
+      for (const a of early) expect(a).toMatch(/^(ok|failed-precondition: pod sandbox [0-9a-f]{64} is still being created \(by process \d+\))$/);
+      // Again at the moment the run goes on, racing its last steps (pause start, READY write).
+      hold.release();
+      const late = await answers([e.stopPodSandbox({ podSandboxId }), e.removePodSandbox({ podSandboxId }), running]);
+      for (const a of late.slice(0, 2)) expect(a).toMatch(/^(ok|failed-precondition: pod sandbox [0-9a-f]{64} is still being created \(by process \d+\))$/);
+      const runOutcome = await ran;
+
+      // Consistent: listed with the state its status says, or gone from both.
+      const listed = (await e.listPodSandbox({})).items.filter((p) => p.id === podSandboxId);
+      const status = await e.podSandboxStatus({ podSandboxId }).then((s) => s.status, (err: Error & { kind?: string }) => {
+        if (err.kind !== 'not-found') throw err;
+        return undefined;
+      });
+      // A run that failed rolled back all it made.
+      if (!runOutcome.startsWith('ran ')) expect(listed).toEqual([]);
+      if (listed.length === 0) {
+        expect(status).toBeUndefined();
+        expect(await readdir(join(root, 'sandboxes'))).not.toContain(podSandboxId);
+      } else {
+        expect(['SANDBOX_READY', 'SANDBOX_NOTREADY']).toContain(listed[0]!.state);
+        expect(status?.state).toBe(listed[0]!.state);
+        const record = await e.ctx.sandboxes.get(podSandboxId);
+        if (record?.pid) pids.push(record.pid);
+        // A READY pod has its pause running.
+        if (listed[0]!.state === 'SANDBOX_READY') expect(await anyAlive(pids)).toBe(true);
+      }
+      pids.push(...processesNaming(podSandboxId));
+
+      await e.stopPodSandbox({ podSandboxId });
+      await e.removePodSandbox({ podSandboxId });
+      await expect(e.podSandboxStatus({ podSandboxId })).rejects.toThrow(/not found/);
+      expect(await anyAlive(pids)).toBe(false);
+      expect(processesNaming(podSandboxId)).toEqual([]);
+      expect(await readdir(join(root, 'sandboxes'))).toEqual(sandboxesBefore);
+      expect(await readdir(join(fx.options.state, 'netns'))).toEqual(netnsBefore);
+      expect(await leases(fx.net)).toEqual(leasesBefore);
+      expect(await mountsUnder(fx.dir)).toEqual(mountsBefore);
+      expect((await readdir(join(root, 'locks', 'sandboxes'))).filter((l) => l.startsWith(podSandboxId))).toEqual([]);
+    } finally {
+      hold.release();
+      hold.restore();
+      await running.catch(() => undefined);
+      if (podSandboxId) {
+        await e.stopPodSandbox({ podSandboxId }).catch(() => undefined);
+        await e.removePodSandbox({ podSandboxId }).catch(() => undefined);
+      }
     }
   }, 60_000);
 });
