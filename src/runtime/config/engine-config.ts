@@ -1,5 +1,6 @@
 // Engine options with their defaults, and the derived on-disk layout.
 import { join } from 'node:path';
+import type { DefaultValidatorConfig } from '../../nri/adaptation/validator.js';
 
 export interface EngineOptions {
   /** Persistent root (records, bundles, rw layers, CNI result cache). */
@@ -65,20 +66,11 @@ export interface NriEngineOptions {
   validator?: NriValidatorOptions;
 }
 
-/** As the adaptation's DefaultValidatorConfig plus allowedPlugins; declared here so config imports nothing of NRI. */
-export interface NriValidatorOptions {
-  enable: boolean;
-  rejectOCIHookAdjustment?: boolean;
-  rejectRuntimeDefaultSeccompAdjustment?: boolean;
-  rejectUnconfinedSeccompAdjustment?: boolean;
-  rejectCustomSeccompAdjustment?: boolean;
-  rejectNamespaceAdjustment?: boolean;
-  rejectSysctlAdjustment?: boolean;
-  requiredPlugins?: string[];
-  tolerateMissingPluginsAnnotation?: string;
+/** The adaptation's DefaultValidatorConfig (containerd 2.x's names) plus our own allow-list. */
+export type NriValidatorOptions = DefaultValidatorConfig & {
   /** Ours: only plugins of these names may register; any name when unset. */
   allowedPlugins?: string[];
-}
+};
 
 export const DEFAULT_PAUSE_IMAGE = 'isulats/pause:3.9';
 
