@@ -11,6 +11,7 @@ import type { Engine } from '../../src/runtime/engine.js';
 import type { NriEngineOptions } from '../../src/runtime/config/engine-config.js';
 import { goToolPath } from '../rig/go-tools.js';
 import { bundlePlugin } from '../rig/nri-plugin-bundles.js';
+import { nriPluginDir, reopenWithNri } from './nri-fixture.js';
 import { waitFor } from '../rig/wait.js';
 import { anyAlive, BUSYBOX_REF, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
@@ -93,28 +94,8 @@ describe('NRI in the engine', () => {
     if (sockDir) rmSync(sockDir, { recursive: true, force: true });
   }, 120_000);
 
-  /** A plugin dir with executable IDX-NAME wrappers for the given bundles. */
-  function pluginDir(plugins: Record<string, string>): string {
-    const dir = mkdtempSync(join(fx.dir, 'plugins-'));
-    for (const [name, bundle] of Object.entries(plugins)) {
-      writeFileSync(join(dir, name), `#!/bin/sh\nexec "${process.execPath}" "${join(bundles, `${bundle}.mjs`)}"\n`);
-      chmodSync(join(dir, name), 0o755);
-    }
-    return dir;
-  }
-
-  async function engineWith(nri: NriEngineOptions): Promise<{ engine: Engine; warnings: string[] }> {
-    const warnings: string[] = [];
-    const saved = { nri: fx.options.nri, warn: fx.options.warn };
-    fx.options.nri = { pluginConfigDir: join(fx.dir, 'no-conf'), registrationTimeoutMs: 5000, requestTimeoutMs: 2000, ...nri };
-    fx.options.warn = (m) => warnings.push(m);
-    try {
-      return { engine: await fx.reopen(), warnings };
-    } finally {
-      fx.options.nri = saved.nri;
-      fx.options.warn = saved.warn;
-    }
-  }
+  const pluginDir = (plugins: Record<string, string>): string => nriPluginDir(fx.dir, bundles, plugins);
+  const engineWith = (nri: NriEngineOptions) => reopenWithNri(fx, { registrationTimeoutMs: 5000, requestTimeoutMs: 2000 }, nri);
 
   const containerDirs = () => readdirSync(join(fx.options.root, 'containers')).filter((n) => /^[0-9a-f]{64}$/.test(n));
 

@@ -4,13 +4,13 @@
 // create naming the plugin and the cap; the validator (daemon.json
 // `nri-default-validator`) refuses an OCI hook and keeps plugins that are not
 // allow-listed from registering.
-import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADJUSTMENT_LIMITS } from '../../src/nri/adaptation/limits.js';
 import type { NriEngineOptions } from '../../src/runtime/config/engine-config.js';
-import type { Engine } from '../../src/runtime/engine.js';
 import { bundlePlugin } from '../rig/nri-plugin-bundles.js';
+import { nriPluginDir, reopenWithNri } from './nri-fixture.js';
 import { BUSYBOX_REF, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
 /** Adds `n` kubelet service-link shaped variables (7 per Service) to every container. */
@@ -54,27 +54,8 @@ describe('NRI plugins, bounded and limited', () => {
     await fx?.dispose();
   }, 120_000);
 
-  function pluginDir(plugins: Record<string, string>): string {
-    const dir = mkdtempSync(join(fx.dir, 'plugins-'));
-    for (const [name, bundle] of Object.entries(plugins)) {
-      writeFileSync(join(dir, name), `#!/bin/sh\nexec "${process.execPath}" "${join(bundles, `${bundle}.mjs`)}"\n`);
-      chmodSync(join(dir, name), 0o755);
-    }
-    return dir;
-  }
-
-  async function engineWith(nri: NriEngineOptions): Promise<{ engine: Engine; warnings: string[] }> {
-    const warnings: string[] = [];
-    const saved = { nri: fx.options.nri, warn: fx.options.warn };
-    fx.options.nri = { pluginConfigDir: join(fx.dir, 'no-conf'), registrationTimeoutMs: 10_000, requestTimeoutMs: 20_000, ...nri };
-    fx.options.warn = (m) => warnings.push(m);
-    try {
-      return { engine: await fx.reopen(), warnings };
-    } finally {
-      fx.options.nri = saved.nri;
-      fx.options.warn = saved.warn;
-    }
-  }
+  const pluginDir = (plugins: Record<string, string>): string => nriPluginDir(fx.dir, bundles, plugins);
+  const engineWith = (nri: NriEngineOptions) => reopenWithNri(fx, { registrationTimeoutMs: 10_000, requestTimeoutMs: 20_000 }, nri);
 
   const containerDirs = () => readdirSync(join(fx.options.root, 'containers')).filter((n) => /^[0-9a-f]{64}$/.test(n));
 
