@@ -59,14 +59,16 @@ fetch_busybox
 work=
 trap 'rm -rf "${work:-}"' EXIT
 
-# Builds one release into the cache (unless there); its path in $binary.
-build_release() {
-  local version=$1 module=$2 tarball out src start
+# Builds TOOL (critest or crictl) of one release into the cache (unless there); its path in $binary.
+# critest is a ginkgo test binary (`go test -c` of cmd/critest), crictl a plain `go build` of
+# cmd/crictl; both from the vendored modules, no network, sharing one Go build cache.
+build_tool() {
+  local tool=$1 version=$2 module=$3 tarball out src start
   tarball=$(tarball "$version")
-  # test/rig/critest.ts computes the same name to find the binary.
-  out="$CACHE/critest-$(sha256sum "$tarball" | cut -c1-16)"
+  # test/rig/critest.ts and bench/crictl-binary.ts compute the same names to find the binaries.
+  out="$CACHE/$tool-$(sha256sum "$tarball" | cut -c1-16)"
   if [[ -x $out ]]; then
-    log "up to date: v$version $out"
+    log "up to date: $tool v$version $out"
     binary=$out
     return 0
   fi
@@ -74,55 +76,29 @@ build_release() {
     log "no Go toolchain at $GOROOT: run scripts/build-go-test-tools.sh first"
     return 1
   fi
+  local go_cmd=(go build)
+  [[ $tool == critest ]] && go_cmd=(go test -c)
   mkdir -p "$CACHE/gocache"
   work=$(mktemp -d "$CACHE/src.XXXXXX")
   start=$SECONDS
   tar -xzf "$tarball" -C "$work"
   src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
-  # critest is a ginkgo test binary: `go test -c` of cmd/critest. Vendored modules, no network.
   if ! (cd "$src" && env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" GOROOT="$GOROOT" \
     GOCACHE="$CACHE/gocache" GOPATH="$CACHE/gopath" GOFLAGS=-mod=vendor GOPROXY=off \
     GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
-    go test -c -trimpath -o "$work/critest" \
-      -ldflags "-X $module/pkg/version.Version=$version" ./cmd/critest); then
+    "${go_cmd[@]}" -trimpath -o "$work/$tool" \
+      -ldflags "-X $module/pkg/version.Version=$version" "./cmd/$tool"); then
     return 1
   fi
-  mv "$work/critest" "$out"
+  mv "$work/$tool" "$out"
   rm -rf "$work"
   work=
-  log "built v$version $out in $((SECONDS - start)) s"
+  log "built $tool v$version $out in $((SECONDS - start)) s"
   binary=$out
 }
 
-# crictl of the newest release, for the start-up bench (a plain `go build` of cmd/crictl).
-build_crictl() {
-  local version=$1 module=$2 tarball out src start
-  tarball=$(tarball "$version")
-  out="$CACHE/crictl-$(sha256sum "$tarball" | cut -c1-16)"
-  if [[ -x $out ]]; then
-    log "up to date: crictl v$version $out"
-    return 0
-  fi
-  [[ -x $GOROOT/bin/go ]] || return 1
-  work=$(mktemp -d "$CACHE/src.XXXXXX")
-  start=$SECONDS
-  tar -xzf "$tarball" -C "$work"
-  src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
-  if ! (cd "$src" && env -i PATH="$GOROOT/bin:/usr/bin:/bin" HOME="$CACHE" GOROOT="$GOROOT" \
-    GOCACHE="$CACHE/gocache" GOPATH="$CACHE/gopath" GOFLAGS=-mod=vendor GOPROXY=off \
-    GOTOOLCHAIN=local CGO_ENABLED=0 GOTELEMETRY=off \
-    go build -trimpath -o "$work/crictl" \
-      -ldflags "-X $module/pkg/version.Version=$version" ./cmd/crictl); then
-    return 1
-  fi
-  mv "$work/crictl" "$out"
-  rm -rf "$work"
-  work=
-  log "built crictl v$version $out in $((SECONDS - start)) s"
-}
-
 if [[ ${1:-} == --crictl-only ]]; then
-  build_crictl ${RELEASES[0]}
+  build_tool crictl ${RELEASES[0]}
   exit
 fi
 
@@ -133,7 +109,7 @@ for release in "${RELEASES[@]}"; do
     log "skipped v$version: no $(tarball "$version") (its upstream critest test will be skipped)"
     continue
   fi
-  build_release "$version" "${release#* }"
+  build_tool critest "$version" "${release#* }"
   built+=("$binary")
 done
 # Builds from other tarballs are of no further use.
@@ -144,5 +120,5 @@ for old in "$CACHE"/critest-*; do
   ((keep)) || rm -f "$old"
 done
 if [[ -f $(tarball "${RELEASES[0]%% *}") ]]; then
-  build_crictl ${RELEASES[0]} || log "crictl did not build (only the start-up bench uses it)"
+  build_tool crictl ${RELEASES[0]} || log "crictl did not build (the benches and the guest suite use it; the guest falls back to the CLI)"
 fi
