@@ -21,6 +21,7 @@
 import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { AuthorityPatcher } from './authority-patch.js';
+import { CLIENT_PREFACE } from '../protocols/http2/frame.js';
 
 const PREFACE_LENGTH = 24;
 const FRAME_HEADER = 9;
@@ -28,7 +29,6 @@ const HEADERS = 0x1;
 const SETTINGS = 0x4;
 const CONTINUATION = 0x9;
 const FLAG_ACK = 0x1;
-const CLIENT_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 /** An empty SETTINGS frame: a server connection preface saying "defaults". */
 const EMPTY_SETTINGS = Buffer.from([0, 0, 0, SETTINGS, 0, 0, 0, 0, 0]);
 const FLAG_END_STREAM = 0x1;

@@ -4,8 +4,8 @@
 // so a client holding many silent connections costs the daemon one descriptor each, never
 // more than the cap plus those being refused.
 import type { Socket } from 'node:net';
+import { h2Frame } from '../protocols/http2/frame.js';
 
-const FRAME_HEADER = 9;
 const SETTINGS = 0x4;
 const GOAWAY = 0x7;
 /** RFC 9113 7: the peer may be generating excessive load. */
@@ -50,7 +50,7 @@ export class ConnectionLimit {
 /** SETTINGS (a server's preface) then GOAWAY(last stream 0, ENHANCE_YOUR_CALM, `reason`), then close. */
 function refuse(socket: Socket, reason: string): void {
   socket.on('error', () => undefined);
-  socket.end(Buffer.concat([frame(SETTINGS, Buffer.alloc(0)), goAwayPayload(reason)]));
+  socket.end(Buffer.concat([h2Frame(SETTINGS, 0, 0), goAwayPayload(reason)]));
   // Keep reading so the client's preface does not turn our close into a reset before it read the GOAWAY.
   socket.resume();
   setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
@@ -62,12 +62,5 @@ function goAwayPayload(reason: string): Buffer {
   payload.writeUInt32BE(0, 0);
   payload.writeUInt32BE(ENHANCE_YOUR_CALM, 4);
   debug.copy(payload, 8);
-  return frame(GOAWAY, payload);
-}
-
-function frame(type: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(FRAME_HEADER);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  return Buffer.concat([head, payload]);
+  return h2Frame(GOAWAY, 0, 0, payload);
 }

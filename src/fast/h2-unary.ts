@@ -7,21 +7,12 @@
 // status, a refused connection, a GOAWAY, the deadline) resolves undefined and
 // the caller hands the whole command to the full CLI, which reports it.
 import { connect } from 'node:net';
+import { CLIENT_PREFACE as PREFACE, h2Frame as frame } from '../protocols/http2/frame.js';
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 const DATA = 0x0, HEADERS = 0x1, RST_STREAM = 0x3, SETTINGS = 0x4, PING = 0x6, GOAWAY = 0x7, CONTINUATION = 0x9;
 const END_STREAM = 0x1, ACK = 0x1, END_HEADERS = 0x4, PADDED = 0x8, PRIORITY = 0x20;
 /** Our receive window: large enough that a long list never waits for a WINDOW_UPDATE. */
 const WINDOW = 0x7fffffff;
-
-function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer {
-  const h = Buffer.alloc(9);
-  h.writeUIntBE(payload.length, 0, 3);
-  h[3] = type;
-  h[4] = flags;
-  h.writeUInt32BE(stream, 5);
-  return Buffer.concat([h, payload]);
-}
 
 /** HPACK "literal header field without indexing, new name", both strings raw. */
 function literal(name: string, value: string): Buffer {
