@@ -106,12 +106,14 @@ describe('runtime: pods and containers on runc + conmon + CNI', () => {
     await e.removePodSandbox({ podSandboxId });
     unhook();
     expect(ranAfterStop).toEqual([]);
+    // The deletions queued after the answers run first: a recursive scan racing them meets a dir
+    // that vanishes under it (ENOENT).
+    await drainTrash();
     // Their lock files went with them (the lock directories do not grow with every pod ever run).
     const lockFiles = (await readdir(fx.dir, { recursive: true })).filter((f) => f.endsWith('.lock'));
     expect(lockFiles.filter((f) => f.includes(podSandboxId) || f.includes(containerId))).toEqual([]);
     // Nothing named after either is left under root or state (conmon's socket link <state>/sk/<id> included),
     // once the deletions queued after the answers (the exit file) have run, as engine.close() awaits them.
-    await drainTrash();
     const leftovers = [];
     for (const dir of [fx.options.root, fx.options.state]) {
       for (const path of await readdir(dir, { recursive: true })) {
