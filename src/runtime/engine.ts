@@ -351,14 +351,18 @@ export class Engine implements RuntimeApi, ImageApi {
     return { podMetrics: await Promise.all(pods.map((p) => collectPodMetrics(this.ctx, p, running(p.id)))) };
   }
 
-  async checkpointContainer(_req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse> {
-    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointContainer');
+  /** The archive kubelet's checkpoint API asks for; the container keeps running. */
+  async checkpointContainer(req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse> {
+    const unavailable = await checkpointUnavailable(this.ctx.runner, 'CheckpointContainer');
+    if (unavailable) throw unavailable;
+    await this.container.checkpoint(req);
+    return {};
   }
   async checkpointPod(_req: cri.CheckpointPodRequestIn): Promise<cri.CheckpointPodResponse> {
-    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointPod');
+    throw (await checkpointUnavailable(this.ctx.runner, 'CheckpointPod')) ?? unimplemented('CheckpointPod: isulats checkpoints single containers (CheckpointContainer), not pods');
   }
   async restorePod(_req: cri.RestorePodRequestIn): Promise<cri.RestorePodResponse> {
-    throw await checkpointUnavailable(this.ctx.runner, 'RestorePod');
+    throw (await checkpointUnavailable(this.ctx.runner, 'RestorePod')) ?? unimplemented('RestorePod: isulats restores single containers (CreateContainer from a checkpoint archive), not pods');
   }
 
   async updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse> {
@@ -384,7 +388,7 @@ export class Engine implements RuntimeApi, ImageApi {
       info.nodeFeatures = JSON.stringify({
         cdi: { available: true },
         imageVolumes: { available: true },
-        checkpoint: { available: false, reason: await checkpointReason(this.ctx.runner) },
+        checkpoint: await checkpointReason(this.ctx.runner).then((reason) => (reason ? { available: false, reason } : { available: true })),
       });
     }
     return {

@@ -17,6 +17,10 @@ import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { runCli } from '../rig/cli.js';
 import { waitFor } from '../rig/wait.js';
 import { BUSYBOX_REF, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
+import { criuProblem } from '../../src/runtime/oci/criu.js';
+import { ProcessRunner } from '../../src/runtime/oci/process-runner.js';
+
+const criuFails = (await criuProblem(new ProcessRunner())) !== undefined;
 
 interface Answer { code: number; details?: string; res?: any }
 
@@ -194,7 +198,7 @@ describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 
     });
   });
 
-  it('answers checkpoint and restore with Unimplemented and the reason CRIU cannot serve them', async () => {
+  it.skipIf(!criuFails)('answers checkpoint and restore with Unimplemented and the reason CRIU cannot serve them', async () => {
     for (const [method, req] of [
       ['CheckpointContainer', { containerId, location: join(fx.dir, 'ckpt.tar') }],
       ['CheckpointPod', { podSandboxId: podId, outputPath: join(fx.dir, 'pod-ckpt') }],
@@ -202,9 +206,9 @@ describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 
     ] as const) {
       const a = await rawCall(socket, 'RuntimeService', method, req);
       expect(a.code, method).toBe(grpc.status.UNIMPLEMENTED);
-      // Three hosts, three answers: no criu at all, a criu that fails its own check (e.g. the vDSO
-      // layout of some sandboxes), and a criu that passes it.
-      expect(a.details).toMatch(new RegExp(`^${method}: (checkpoint needs CRIU, which cannot run on this host: (criu is not installed|criu check failed: .+)|isulats does not implement checkpoint/restore yet .+)$`));
+      // Two hosts, two answers: no criu at all, or a criu that fails its own check (e.g. the vDSO
+      // layout of some sandboxes). Where CRIU runs, the guest suite checkpoints for real.
+      expect(a.details).toMatch(new RegExp(`^${method}: checkpoint needs CRIU, which cannot run on this host: (criu is not installed|criu check failed: .+)$`));
     }
     expect((await client.containerStatus({ containerId })).status?.state).toBe('CONTAINER_RUNNING');
   });

@@ -1,0 +1,50 @@
+// CreateContainer from a checkpoint archive: where CRIU can run, the archive is unpacked into a
+// dir of the new container's (<root>/restores/<id>: CRIU's images wait there for StartContainer's
+// `runc restore`) and the container's config is worked out from it (restore-config.ts).
+import { copyFileSync, existsSync, lstatSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import type * as cri from '../../api/cri.js';
+import { restoreUnavailable } from '../oci/criu.js';
+import type { ProcessRunner } from '../oci/process-runner.js';
+import { joinPath } from '../store/path-join.js';
+import { CONTAINER_LOG, CRI_CONFIG } from './archive-layout.js';
+import { readArchiveJson, readDumps, unpackArchive } from './checkpoint-archive.js';
+import { restoredConfig } from './restore-config.js';
+
+/** An image name that is an existing file's absolute path: a checkpoint archive (image refs never start with "/"). */
+export function isCheckpointArchivePath(image: string): boolean {
+  if (!isAbsolute(image)) return false;
+  try {
+    return statSync(image).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export interface RestoreSource {
+  archive: string;
+  dir: string;
+  config: cri.ContainerConfigIn;
+}
+
+export async function openRestore(ctx: { runner: ProcessRunner; paths: { root: string } }, archive: string, request: cri.ContainerConfigIn, id: string): Promise<RestoreSource> {
+  const unavailable = await restoreUnavailable(ctx.runner, archive);
+  if (unavailable) throw unavailable;
+  const dir = joinPath(ctx.paths.root, 'restores', id);
+  try {
+    await unpackArchive(archive, dir);
+    const { spec, config } = readDumps(dir);
+    const criConfig = readArchiveJson<cri.ContainerConfigIn>(dir, CRI_CONFIG, false);
+    return { archive, dir, config: restoredConfig(archive, { spec, config, criConfig }, request) };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The archived log, put where the new container logs (a link or other non-file is left out). */
+export function copyArchivedLog(dir: string, logPath: string): void {
+  const log = joinPath(dir, CONTAINER_LOG);
+  if (existsSync(log) && lstatSync(log).isFile()) copyFileSync(log, logPath);
+}
