@@ -3,7 +3,7 @@
 // daemon-grpc.test.ts: UpdatePodSandboxResources, the Stream* list variants,
 // the pod metrics, and checkpoint/restore's Unimplemented answer. Clients: RemoteBackend (what the CLI uses) and raw
 // grpc-js calls where the gRPC code itself is the point.
-import { readFileSync, readdirSync, rmdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -211,6 +211,18 @@ describe('isulats daemon over the embedded engine: runtime.v1 beyond containerd 
       expect(a.details).toMatch(new RegExp(`^${method}: checkpoint needs CRIU, which cannot run on this host: (criu is not installed|criu check failed: .+)$`));
     }
     expect((await client.containerStatus({ containerId })).status?.state).toBe('CONTAINER_RUNNING');
+    // The CLI verbs: one line with the reason, exit 1, nothing written or made.
+    const archive = join(fx.dir, 'cli-ckpt.tar');
+    const ckpt = await runCli(['-r', `unix://${socket}`, 'checkpoint', '--export', archive, containerId]);
+    expect(ckpt.code).toBe(1);
+    expect(ckpt.stderr.trim()).toMatch(new RegExp(`^isulats: checkpointing the container "${containerId}": CheckpointContainer: checkpoint needs CRIU, which cannot run on this host: .+$`));
+    expect(existsSync(archive)).toBe(false);
+    writeFileSync(archive, 'an archive');
+    const before = (await client.listContainers({})).containers.length;
+    const restore = await runCli(['-r', `unix://${socket}`, 'restore', '--name', 'restored', podId, archive]);
+    expect(restore.code).toBe(1);
+    expect(restore.stderr.trim()).toMatch(new RegExp(`^isulats: restoring from ${archive}: restoring from checkpoint ${archive}: checkpoint needs CRIU, which cannot run on this host: .+$`));
+    expect((await client.listContainers({})).containers.length).toBe(before);
   });
 
   describe('UpdatePodSandboxResources', () => {
