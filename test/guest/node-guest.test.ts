@@ -553,6 +553,9 @@ describe('checkpoint and restore with CRIU', () => {
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
     expect(numbers.length).toBeGreaterThanOrEqual(at + 4);
     expect((await cri(peer, `exec -s ${restored} cat /kept`)).trim()).toBe('kept');
+    // In its own scope in the new pod's slice (runc 1.1 would leave CRIU to put it back in the old one).
+    const cgroup = await containerCgroup(peer, restored);
+    expect(cgroup).toBe(`${next.cgroupParent}/isulats-${restored}.scope`);
     await cri(peer, `stopp ${podId2}`);
     await cri(peer, `rmp ${podId2}`);
     await vm.sh(`rm -f ${archive}`);

@@ -1,7 +1,10 @@
 // The CRI config of a container restored from a checkpoint archive: the archived one (ours) or
 // the dumped spec's process (other runtimes'), under the request's names; bind mounts the archive
 // needs must be the request's; the image is the checkpointed container's.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeRestoreCriuConfig } from '../../src/runtime/checkpoint/open-restore.js';
 import { archivedImage, restoredConfig, type ArchivedContainer } from '../../src/runtime/checkpoint/restore-config.js';
 import { rfc3339Ns } from '../../src/runtime/checkpoint/archive-layout.js';
 
@@ -57,5 +60,25 @@ describe('rfc3339Ns', () => {
   it("writes nanoseconds as Go's time.Time does, and zero as Go's zero time", () => {
     expect(rfc3339Ns('1733580000123456789')).toBe('2024-12-07T14:00:00.123456789Z');
     expect(rfc3339Ns('0')).toBe('0001-01-01T00:00:00Z');
+  });
+});
+
+describe('writeRestoreCriuConfig', () => {
+  it("names the new container's cgroup as CRIU's cgroup root on cgroup v2 only", () => {
+    const dir = mkdtempSync('/tmp/ist-criu-conf-');
+    try {
+      const v2 = join(dir, 'v2');
+      mkdirSync(v2);
+      writeFileSync(join(v2, 'cgroup.controllers'), 'cpu memory\n');
+      const bundle = join(dir, 'bundle');
+      mkdirSync(bundle);
+      const file = writeRestoreCriuConfig(bundle, 'kubepods-burstable-podx.slice:isulats:abc', v2);
+      expect(file).toBe(join(bundle, 'criu-restore.conf'));
+      expect(readFileSync(file, 'utf8')).toMatch(/(^|\n)cgroup-root \/kubepods\.slice\/kubepods-burstable\.slice\/kubepods-burstable-podx\.slice\/isulats-abc\.scope\n$/);
+      // cgroup v1: runc passes CRIU the roots itself.
+      expect(readFileSync(writeRestoreCriuConfig(bundle, '/isulats/abc', join(dir, 'v1')), 'utf8')).not.toContain('cgroup-root');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,11 +1,12 @@
 // CreateContainer from a checkpoint archive: where CRIU can run, the archive is unpacked into a
 // dir of the new container's (<root>/restores/<id>: CRIU's images wait there for StartContainer's
 // `runc restore`) and the container's config is worked out from it (restore-config.ts).
-import { copyFileSync, existsSync, lstatSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type * as cri from '../../api/cri.js';
 import { restoreUnavailable } from '../oci/criu.js';
+import { cgroupfsPathOf } from '../oci/systemd-cgroup.js';
 import type { ProcessRunner } from '../oci/process-runner.js';
 import { joinPath } from '../store/path-join.js';
 import { CONTAINER_LOG, CRI_CONFIG } from './archive-layout.js';
@@ -47,4 +48,25 @@ export async function openRestore(ctx: { runner: ProcessRunner; paths: { root: s
 export function copyArchivedLog(dir: string, logPath: string): void {
   const log = joinPath(dir, CONTAINER_LOG);
   if (existsSync(log) && lstatSync(log).isFile()) copyFileSync(log, logPath);
+}
+
+/**
+ * The CRIU config file a restored container's spec names (runc reads annotation org.criu.config;
+ * the file's settings win over runc's): on cgroup v2, `cgroup-root` is the new container's cgroup.
+ * runc 1.1 passes CRIU no cgroup root on v2 (runc 1.2 does), so CRIU would put the restored
+ * processes back in the checkpointed container's cgroup, and the new systemd scope, left empty when
+ * CRIU exits, would go. The node's own /etc/criu/runc.conf, which the annotation replaces, comes first.
+ */
+export function writeRestoreCriuConfig(bundle: string, cgroupsPath: string, cgroupRoot = '/sys/fs/cgroup'): string {
+  const file = joinPath(bundle, 'criu-restore.conf');
+  let text = '';
+  try {
+    text = readFileSync('/etc/criu/runc.conf', 'utf8');
+    if (text && !text.endsWith('\n')) text += '\n';
+  } catch {
+    // No node-wide settings.
+  }
+  if (existsSync(joinPath(cgroupRoot, 'cgroup.controllers'))) text += `cgroup-root ${cgroupfsPathOf(cgroupsPath)}\n`;
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
 }

@@ -44,7 +44,7 @@ import { deleteLater } from '../store/trash.js';
 import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
 import { CHECKPOINT_DIR } from '../checkpoint/archive-layout.js';
 import { applyRootfsDiff } from '../checkpoint/rootfs-diff.js';
-import { copyArchivedLog, isCheckpointArchivePath, openRestore } from '../checkpoint/open-restore.js';
+import { copyArchivedLog, isCheckpointArchivePath, openRestore, writeRestoreCriuConfig } from '../checkpoint/open-restore.js';
 import { writeCheckpoint } from '../checkpoint/write-checkpoint.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
@@ -235,6 +235,7 @@ export class ContainerService {
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
       mkdirSync(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
+      if (restore) spec.annotations = { ...(spec.annotations ?? {}), 'org.criu.config': writeRestoreCriuConfig(bundle, record.cgroupsPath) };
       const specPath = joinPath(bundle, 'config.json');
       writeFileSync(specPath, large ? await specJsonInSlices(spec, LARGE_ENV * 4, nextTurn) : JSON.stringify(spec));
       await step();
