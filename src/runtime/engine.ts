@@ -47,6 +47,7 @@ import { joinPath } from './store/path-join.js';
 import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointReason, checkpointUnavailable } from './oci/criu.js';
+import { removeOrphanRestores } from './checkpoint/open-restore.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -196,6 +197,7 @@ export class Engine implements RuntimeApi, ImageApi {
       }
     }
     await this.ctx.oci.sweep();
+    await removeOrphanRestores(this.ctx.paths.root, known);
   }
 
   /**

@@ -5,7 +5,8 @@
 // container's rw layer (an added file, a changed one, a removed one, a dir removed and made again,
 // a volume's mountpoint left out) written as CRI-O's rootfs-diff.tar and deleted.files, and applied
 // to a fresh container's rootfs. The archive reader refuses what is not a checkpoint.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +78,7 @@ describe('checkpoint and restore on a host without a working CRIU', () => {
     expect(isKind(restore, 'failed-precondition'), String(restore)).toBe(true);
     expect((restore as Error).message).toBe(`restoring from checkpoint ${archive}: checkpoint needs CRIU, which cannot run on this host: ${problem}`);
     expect((await engine.listContainers({})).containers.length).toBe(before);
-    expect(readdirSync(join(fx.options.root)).includes('restores') ? readdirSync(join(fx.options.root, 'restores')) : []).toEqual([]);
+    expect(readdirSync(fx.options.root).includes('restores') ? readdirSync(join(fx.options.root, 'restores')) : []).toEqual([]);
 
     const status = await engine.status({ verbose: true });
     expect(JSON.parse(status.info.nodeFeatures!).checkpoint).toEqual({ available: false, reason: `checkpoint needs CRIU, which cannot run on this host: ${problem}` });
@@ -121,6 +122,17 @@ describe('checkpoint and restore on a host without a working CRIU', () => {
     );
     for (const c of [id, second]) await engine.removeContainer({ containerId: c });
   }, 180_000);
+
+  it('removes, when the engine opens, archives unpacked for a container that never got its record', async () => {
+    const restores = join(fx.options.root, 'restores');
+    const dead = spawnSync('true').pid!;
+    const orphan = join(restores, `${'a'.repeat(64)}.${dead}`);
+    const busy = join(restores, `${'b'.repeat(64)}.${process.pid}`);
+    for (const d of [orphan, busy]) mkdirSync(join(d, 'checkpoint'), { recursive: true });
+    engine = await fx.reopen();
+    expect(readdirSync(restores)).toEqual([`${'b'.repeat(64)}.${process.pid}`]);
+    rmSync(busy, { recursive: true });
+  }, 60_000);
 
   it('refuses an archive that is not a checkpoint, and a diff that climbs out of the rootfs', async () => {
     const dir = join(fx.dir, 'not-ckpt');

@@ -1,17 +1,34 @@
 // CreateContainer from a checkpoint archive: where CRIU can run, the archive is unpacked into a
-// dir of the new container's (<root>/restores/<id>: CRIU's images wait there for StartContainer's
-// `runc restore`) and the container's config is worked out from it (restore-config.ts).
+// dir of the new container's (<root>/restores/<id>.<pid>: CRIU's images wait there for
+// StartContainer's `runc restore`, and go after it or with the container) and the container's config is worked out from it (restore-config.ts).
 import { copyFileSync, existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type * as cri from '../../api/cri.js';
 import { restoreUnavailable } from '../oci/criu.js';
+import { processRuns } from '../container/exit-wait.js';
 import { cgroupfsPathOf } from '../oci/systemd-cgroup.js';
 import type { ProcessRunner } from '../oci/process-runner.js';
 import { joinPath } from '../store/path-join.js';
 import { CONTAINER_LOG, CRI_CONFIG } from './archive-layout.js';
 import { readArchiveJson, readDumps, unpackArchive } from './checkpoint-archive.js';
 import { restoredConfig } from './restore-config.js';
+
+/** Under the root: one dir per container made from an archive, until its restore has run. */
+export const RESTORES_DIR = 'restores';
+
+/**
+ * Unpacked archives nobody will restore: their container's record is gone (removed, or its creator
+ * died before writing it) and the process that unpacked them is gone too.
+ */
+export async function removeOrphanRestores(root: string, known: (id: string) => Promise<boolean>): Promise<void> {
+  const base = joinPath(root, RESTORES_DIR);
+  for (const name of await readdir(base).catch(() => [] as string[])) {
+    const m = /^([0-9a-f]{64})\.(\d+)$/.exec(name);
+    if (!m || (await known(m[1]!)) || processRuns(Number(m[2]))) continue;
+    await rm(joinPath(base, name), { recursive: true, force: true });
+  }
+}
 
 /** An image name that is an existing file's absolute path: a checkpoint archive (image refs never start with "/"). */
 export function isCheckpointArchivePath(image: string): boolean {
@@ -32,7 +49,8 @@ export interface RestoreSource {
 export async function openRestore(ctx: { runner: ProcessRunner; paths: { root: string } }, archive: string, request: cri.ContainerConfigIn, id: string): Promise<RestoreSource> {
   const unavailable = await restoreUnavailable(ctx.runner, archive);
   if (unavailable) throw unavailable;
-  const dir = joinPath(ctx.paths.root, 'restores', id);
+  // Named with the creating process: recovery tells a dir whose creator died before the record was written.
+  const dir = joinPath(ctx.paths.root, RESTORES_DIR, `${id}.${process.pid}`);
   try {
     await unpackArchive(archive, dir);
     const { spec, config } = readDumps(dir);
