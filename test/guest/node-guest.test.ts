@@ -485,6 +485,12 @@ describe.each(PEERS)('$title', (peer) => {
 describe('checkpoint and restore with CRIU', () => {
   const peer = PEERS[1]!;
   const COUNTER = ['sh', '-c', 'echo kept >/kept; i=0; while :; do i=$((i+1)); echo $i; sleep 1; done'];
+  /** A CRI call that may take minutes (CRIU's dump and restore under TCG on a loaded host). */
+  const slowCri = async (args: string) => {
+    const res = await vm.sh(`${client} -r ${peer.endpoint} -t 540s ${args}`, { timeoutMs: 600_000 });
+    if (res.code !== 0) throw new Error(`${client} ${args} exited ${res.code}: ${res.stderr.trim()}`);
+    return res.stdout;
+  };
   /** The numbers a counter's CRI log holds, in order. */
   const logNumbers = async (path: string) =>
     (await vm.sh(`cat ${path}`, { check: true })).stdout.trim().split('\n').map((l) => Number(l.split(' ').slice(3).join(' ')));
@@ -516,7 +522,7 @@ describe('checkpoint and restore with CRIU', () => {
     // Checkpointed where kubelet puts them; it keeps running.
     const archive = '/var/lib/kubelet/checkpoints/checkpoint-counter.tar';
     await vm.sh('mkdir -p /var/lib/kubelet/checkpoints', { check: true });
-    await cri(peer, `checkpoint --export ${archive} ${ctrId}`, 600_000);
+    await slowCri(`checkpoint --export ${archive} ${ctrId}`);
     const listing = (await vm.sh(`stat -c %a ${archive} && tar tf ${archive}`, { check: true })).stdout.trim().split('\n');
     expect(listing[0]).toBe('600');
     for (const name of ['checkpoint/', 'checkpoint/inventory.img', 'config.dump', 'spec.dump', 'status.dump', 'rootfs-diff.tar', 'container.log', 'dump.log']) expect(listing).toContain(name);
@@ -542,8 +548,12 @@ describe('checkpoint and restore with CRIU', () => {
     await writeFile(join(dir, 'ckpt-pod2.json'), JSON.stringify(podFileConfig(next)));
     await writeFile(join(dir, 'ckpt-restore.json'), JSON.stringify(restoreConfig));
     const podId2 = (await cri(peer, 'runp /mnt/host/cfg/ckpt-pod2.json')).trim();
-    const restored = (await cri(peer, `create ${podId2} /mnt/host/cfg/ckpt-restore.json /mnt/host/cfg/ckpt-pod2.json`, 600_000)).trim();
-    await cri(peer, `start ${restored}`, 600_000);
+    const restored = (await slowCri(`create ${podId2} /mnt/host/cfg/ckpt-restore.json /mnt/host/cfg/ckpt-pod2.json`)).trim();
+    await slowCri(`start ${restored}`).catch(async (error: unknown) => {
+      // CRIU's own account of a failed restore.
+      await vm.sh(`tail -n 30 /var/lib/isulats/containers/${restored}/bundle/restore.log`);
+      throw error;
+    });
     const status = (await inspectJson(peer, 'inspect', restored)).status;
     expect(status.state).toBe('CONTAINER_RUNNING');
     expect(status.image.image).toBe(BUSYBOX);
@@ -559,7 +569,7 @@ describe('checkpoint and restore with CRIU', () => {
     await cri(peer, `stopp ${podId2}`);
     await cri(peer, `rmp ${podId2}`);
     await vm.sh(`rm -f ${archive}`);
-  }, 900_000);
+  }, 1_800_000);
 });
 
 describe('the npm package as a node installs it', () => {
