@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the node-shaped Debian 12 guest the guest suite (test/guest/) boots with qemu: systemd as
 # PID 1, cgroup v2 only, /run a noexec tmpfs, AppArmor, runc, conmon, the CNI plugins, iptables and
-# Debian's containerd 1.6 (SystemdCgroup = true) as the reference runtime. Everything comes from
+# Debian's containerd 1.6 (SystemdCgroup = true) as the reference runtime, and CRIU. Everything comes from
 # Debian's packages (mmdebstrap, the host's apt sources); nothing is fetched from elsewhere.
 #
 # Output, cached by the hash of this recipe (this file and the host's apt sources):
@@ -16,11 +16,12 @@ SOURCES=${ISULATS_GUEST_APT_SOURCES:-/etc/apt/sources.list.d/debian.sources}
 IMAGE_SIZE=${ISULATS_GUEST_IMAGE_SIZE:-6G}
 
 # What a Kubernetes node of this shape carries. sudo and apparmor-utils are for critest's
-# AppArmor specs; openssh-server is how the suite reaches the guest.
+# AppArmor specs; openssh-server is how the suite reaches the guest; criu is what runc checkpoints
+# and restores with (the guest's stock kernel passes `criu check`, where sandboxes often do not).
 PACKAGES=(
   linux-image-amd64 initramfs-tools systemd systemd-sysv dbus udev kmod apparmor apparmor-utils
   runc conmon containernetworking-plugins iptables containerd openssh-server iproute2 procps
-  util-linux mount e2fsprogs ca-certificates sudo libstdc++6 less
+  util-linux mount e2fsprogs ca-certificates sudo libstdc++6 less criu
 )
 
 log() { printf '[guest-image] %s\n' "$*" >&2; }

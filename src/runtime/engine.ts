@@ -47,6 +47,7 @@ import { joinPath } from './store/path-join.js';
 import { drainTrash, emptyTrash } from './store/trash.js';
 import { collectPodMetrics, METRIC_DESCRIPTORS } from './metrics/pod-metrics.js';
 import { checkpointReason, checkpointUnavailable } from './oci/criu.js';
+import { removeOrphanRestores } from './checkpoint/open-restore.js';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -196,6 +197,7 @@ export class Engine implements RuntimeApi, ImageApi {
       }
     }
     await this.ctx.oci.sweep();
+    await removeOrphanRestores(this.ctx.paths.root, known);
   }
 
   /**
@@ -351,14 +353,18 @@ export class Engine implements RuntimeApi, ImageApi {
     return { podMetrics: await Promise.all(pods.map((p) => collectPodMetrics(this.ctx, p, running(p.id)))) };
   }
 
-  async checkpointContainer(_req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse> {
-    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointContainer');
+  /** The archive kubelet's checkpoint API asks for; the container keeps running. */
+  async checkpointContainer(req: cri.CheckpointContainerRequestIn): Promise<cri.CheckpointContainerResponse> {
+    const unavailable = await checkpointUnavailable(this.ctx.runner, 'CheckpointContainer');
+    if (unavailable) throw unavailable;
+    await this.container.checkpoint(req);
+    return {};
   }
   async checkpointPod(_req: cri.CheckpointPodRequestIn): Promise<cri.CheckpointPodResponse> {
-    throw await checkpointUnavailable(this.ctx.runner, 'CheckpointPod');
+    throw (await checkpointUnavailable(this.ctx.runner, 'CheckpointPod')) ?? unimplemented('CheckpointPod: isulats checkpoints single containers (CheckpointContainer), not pods');
   }
   async restorePod(_req: cri.RestorePodRequestIn): Promise<cri.RestorePodResponse> {
-    throw await checkpointUnavailable(this.ctx.runner, 'RestorePod');
+    throw (await checkpointUnavailable(this.ctx.runner, 'RestorePod')) ?? unimplemented('RestorePod: isulats restores single containers (CreateContainer from a checkpoint archive), not pods');
   }
 
   async updateRuntimeConfig(req: cri.UpdateRuntimeConfigRequestIn): Promise<cri.UpdateRuntimeConfigResponse> {
@@ -384,7 +390,7 @@ export class Engine implements RuntimeApi, ImageApi {
       info.nodeFeatures = JSON.stringify({
         cdi: { available: true },
         imageVolumes: { available: true },
-        checkpoint: { available: false, reason: await checkpointReason(this.ctx.runner) },
+        checkpoint: await checkpointReason(this.ctx.runner).then((reason) => (reason ? { available: false, reason } : { available: true })),
       });
     }
     return {

@@ -474,6 +474,104 @@ describe.each(PEERS)('$title', (peer) => {
   }
 });
 
+// Checkpoint/restore with CRIU (issue 32): the guest's stock kernel passes `criu check`. A counter
+// is checkpointed as kubelet's checkpoint API asks (CheckpointContainer to a file under
+// /var/lib/kubelet/checkpoints; the container keeps running), its pod removed, and the archive
+// restored as CRI-O restores one: CreateContainer in a new pod whose image is the archive's path,
+// then StartContainer. The restored counter goes on from the checkpointed value, its log (the
+// archived lines, then the new ones) has no gap and no restart at 1, and a file the container
+// wrote before the checkpoint is there. containerd 1.6, the reference elsewhere, has no
+// CheckpointContainer (Unimplemented): the step checks that and compares with nothing else.
+describe('checkpoint and restore with CRIU', () => {
+  const peer = PEERS[1]!;
+  const COUNTER = ['sh', '-c', 'echo kept >/kept; i=0; while :; do i=$((i+1)); echo $i; sleep 1; done'];
+  /** A CRI call that may take minutes (CRIU's dump and restore under TCG on a loaded host). */
+  const slowCri = async (args: string) => {
+    const res = await vm.sh(`${client} -r ${peer.endpoint} -t 540s ${args}`, { timeoutMs: 600_000 });
+    if (res.code !== 0) throw new Error(`${client} ${args} exited ${res.code}: ${res.stderr.trim()}`);
+    return res.stdout;
+  };
+  /** The numbers a counter's CRI log holds, in order. */
+  const logNumbers = async (path: string) =>
+    (await vm.sh(`cat ${path}`, { check: true })).stdout.trim().split('\n').map((l) => Number(l.split(' ').slice(3).join(' ')));
+
+  it('has no reference: containerd 1.6 answers CheckpointContainer Unimplemented', async () => {
+    await vm.sh('systemctl start containerd', { check: true, timeoutMs: 180_000 });
+    const res = await vm.sh(`${client} -r unix:///run/containerd/containerd.sock -t 60s checkpoint --export /var/tmp/none.tar 0123456789ab`, { timeoutMs: 180_000 });
+    await vm.sh('timeout 120 systemctl stop containerd', { check: true, timeoutMs: 180_000 });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/Unimplemented|not implemented/);
+  }, STEP_MS);
+
+  it('checkpoints a running counter, restores it in a new pod from the archive, and it counts on', async () => {
+    needUp(peer);
+    expect((await vm.sh('criu check', { check: true })).stdout).toContain('Looks good');
+    const dir = join(share, 'cfg');
+    await mkdir(dir, { recursive: true });
+    // The counter, in a kubelet-shaped pod.
+    const pod = systemdPod('counter');
+    await makeSlice(pod.slice);
+    await writeFile(join(dir, 'ckpt-pod.json'), JSON.stringify(podFileConfig(pod)));
+    await writeFile(join(dir, 'ckpt-ctr.json'), JSON.stringify(containerFileConfig(pod, 'counter', COUNTER)));
+    const podId = (await cri(peer, 'runp /mnt/host/cfg/ckpt-pod.json')).trim();
+    const ctrId = (await cri(peer, `create ${podId} /mnt/host/cfg/ckpt-ctr.json /mnt/host/cfg/ckpt-pod.json`)).trim();
+    await cri(peer, `start ${ctrId}`);
+    const logPath = (await inspectJson(peer, 'inspect', ctrId)).status.logPath as string;
+    await vm.sh(`timeout 120 sh -c 'until [ $(wc -l <${logPath}) -ge 5 ]; do sleep 1; done'`, { check: true, timeoutMs: 180_000 });
+
+    // Checkpointed where kubelet puts them; it keeps running.
+    const archive = '/var/lib/kubelet/checkpoints/checkpoint-counter.tar';
+    await vm.sh('mkdir -p /var/lib/kubelet/checkpoints', { check: true });
+    await slowCri(`checkpoint --export ${archive} ${ctrId}`);
+    const listing = (await vm.sh(`stat -c %a ${archive} && tar tf ${archive}`, { check: true })).stdout.trim().split('\n');
+    expect(listing[0]).toBe('600');
+    for (const name of ['checkpoint/', 'checkpoint/inventory.img', 'config.dump', 'spec.dump', 'status.dump', 'rootfs-diff.tar', 'container.log', 'dump.log']) expect(listing).toContain(name);
+    const config = JSON.parse((await vm.sh(`tar xOf ${archive} config.dump`, { check: true })).stdout);
+    expect(config).toMatchObject({ id: ctrId, rootfsImageName: BUSYBOX, restored: false });
+    const spec = JSON.parse((await vm.sh(`tar xOf ${archive} spec.dump`, { check: true })).stdout);
+    expect(spec.annotations).toMatchObject({ 'io.kubernetes.cri.container-name': 'counter', 'io.kubernetes.cri.sandbox-name': pod.config.metadata.name });
+    expect((await vm.sh(`tar xOf ${archive} rootfs-diff.tar | tar t`, { check: true })).stdout.split('\n')).toContain('kept');
+    const dumped = (await vm.sh(`tar xOf ${archive} container.log`, { check: true })).stdout.trim().split('\n').map((l) => Number(l.split(' ').slice(3).join(' ')));
+    const at = dumped[dumped.length - 1]!;
+    expect(dumped).toEqual(Array.from({ length: at }, (_, i) => i + 1));
+    await vm.sh('sleep 3');
+    expect((await inspectJson(peer, 'inspect', ctrId)).status.state).toBe('CONTAINER_RUNNING');
+    expect((await logNumbers(logPath)).length).toBeGreaterThan(at);
+    await cri(peer, `stopp ${podId}`);
+    await cri(peer, `rmp ${podId}`);
+
+    // Restored in a new pod: the image is the archive's path, the rest as kubelet sends it.
+    const next = systemdPod('counter-restored');
+    await makeSlice(next.slice);
+    const restoreConfig: Record<string, unknown> = { ...containerFileConfig(next, 'counter', COUNTER), image: { image: archive } };
+    delete restoreConfig.command;
+    await writeFile(join(dir, 'ckpt-pod2.json'), JSON.stringify(podFileConfig(next)));
+    await writeFile(join(dir, 'ckpt-restore.json'), JSON.stringify(restoreConfig));
+    const podId2 = (await cri(peer, 'runp /mnt/host/cfg/ckpt-pod2.json')).trim();
+    const restored = (await slowCri(`create ${podId2} /mnt/host/cfg/ckpt-restore.json /mnt/host/cfg/ckpt-pod2.json`)).trim();
+    await slowCri(`start ${restored}`).catch(async (error: unknown) => {
+      // CRIU's own account of a failed restore.
+      await vm.sh(`tail -n 30 /var/lib/isulats/containers/${restored}/bundle/restore.log`);
+      throw error;
+    });
+    const status = (await inspectJson(peer, 'inspect', restored)).status;
+    expect(status.state).toBe('CONTAINER_RUNNING');
+    expect(status.image.image).toBe(BUSYBOX);
+    await vm.sh(`timeout 120 sh -c 'until [ $(wc -l <${status.logPath}) -ge ${at + 4} ]; do sleep 1; done'`, { check: true, timeoutMs: 180_000 });
+    const numbers = await logNumbers(status.logPath);
+    // 1..at from the archive, then at+1, at+2, ... from the restored process: never 1 again.
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
+    expect(numbers.length).toBeGreaterThanOrEqual(at + 4);
+    expect((await cri(peer, `exec -s ${restored} cat /kept`)).trim()).toBe('kept');
+    // In its own scope in the new pod's slice (runc 1.1 would leave CRIU to put it back in the old one).
+    const cgroup = await containerCgroup(peer, restored);
+    expect(cgroup).toBe(`${next.cgroupParent}/isulats-${restored}.scope`);
+    await cri(peer, `stopp ${podId2}`);
+    await cri(peer, `rmp ${podId2}`);
+    await vm.sh(`rm -f ${archive}`);
+  }, 1_800_000);
+});
+
 describe('the npm package as a node installs it', () => {
   const peer = PEERS[1]!;
   guestIt('replaces the single executable, starts through the shipped unit and serves a pod', ['state-symlink', 'systemd-slice-path'], async () => {

@@ -88,13 +88,13 @@ describe('CDI in the daemon', () => {
     const status = (await c.runtime('Status', { verbose: true })).info;
     expect(JSON.parse(status.nodeFeatures)).toEqual({
       cdi: { available: true }, imageVolumes: { available: true },
-      checkpoint: { available: false, reason: expect.stringMatching(/^(checkpoint needs CRIU, which cannot run on this host: |isulats does not implement checkpoint)/) },
+      checkpoint: expect.objectContaining({ available: expect.any(Boolean) }),
     });
     const info = JSON.parse(status.cdi);
     expect(info).toEqual({ enabled: true, specDirs: [cdiDir], specs: 1, devices: ['acme.example.com/fpga=fpga0'], errors: { [join(cdiDir, 'broken.yaml')]: 'no devices' } });
     const r = await runCli(['--timeout', '20s', 'doctor', '-o', 'json', '-r', daemon.endpoint], { timeoutMs: 90_000 });
     const checks = (JSON.parse(r.stdout) as { checks: Array<{ id: string; status: string; evidence: string }> }).checks;
-    expect(checks.find((x) => x.id === 'features')).toMatchObject({ status: 'ok', evidence: expect.stringMatching(/^CDI devices: yes; image volumes: yes; checkpoint: no \(.+\)$/) });
+    expect(checks.find((x) => x.id === 'features')).toMatchObject({ status: 'ok', evidence: expect.stringMatching(/^CDI devices: yes; image volumes: yes; checkpoint: (yes|no \(checkpoint needs CRIU, which cannot run on this host: .+\))$/) });
     const row = checks.find((x) => x.id === 'cdi');
     expect(row).toMatchObject({ status: 'warn', evidence: `1 device(s) in 1 spec(s) from ${cdiDir}; 1 spec file(s) skipped, first ${join(cdiDir, 'broken.yaml')}: no devices` });
   });

@@ -38,6 +38,8 @@ export interface ContainerRecord {
   runtimeHandler?: string;
   /** Images its image volumes mount (RemoveImage refuses them while the container exists). */
   volumeImageIds?: string[];
+  /** Made from a checkpoint archive: StartContainer restores from the CRIU images unpacked in `dir`. */
+  restore?: { dir: string; archive: string };
 }
 
 /** What the monitor recorded about an exit; undefined when the monitor died without recording one. */

@@ -5,8 +5,8 @@
 import { podFilesDir, snapshotIdmap } from '../sandbox/pod-userns.js';
 import { idmapVolumes, releaseVolumes } from './userns-volumes.js';
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
+import { dirname, isAbsolute } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
 import type { CallOptions, StreamIO } from '../../api/cri-service.js';
@@ -42,6 +42,10 @@ import { joinPath } from '../store/path-join.js';
 import { readRootfsFile } from '../oci/rootfs-path.js';
 import { deleteLater } from '../store/trash.js';
 import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
+import { CHECKPOINT_DIR } from '../checkpoint/archive-layout.js';
+import { applyRootfsDiff } from '../checkpoint/rootfs-diff.js';
+import { copyArchivedLog, isCheckpointArchivePath, openRestore, writeRestoreCriuConfig } from '../checkpoint/open-restore.js';
+import { writeCheckpoint } from '../checkpoint/write-checkpoint.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -91,9 +95,10 @@ export class ContainerService {
     await step();
     // A large env is copied and checked a slice at a time (storableEnvsInSlices), the rest at once.
     const rest = large ? { ...req.config, envs: [] } : req.config;
-    const config = storable(rest ?? {});
-    if (!config.metadata?.name) throw invalidArgument('container metadata needs a name');
+    let config = storable(rest ?? {});
     if (!config.image?.image) throw invalidArgument('container config needs an image');
+    // A restore may take the checkpointed container's name (checked again once the archive is read).
+    if (!config.metadata?.name && !isCheckpointArchivePath(config.image.image)) throw invalidArgument('container metadata needs a name');
     if (large) config.envs = await storableEnvsInSlices(req.config!.envs!, LARGE_ENV * 4, nextTurn);
     await step();
     refuseNulBytes(rest, 'config');
@@ -101,7 +106,7 @@ export class ContainerService {
     // Values runc would refuse at StartContainer are refused here, as UpdateContainerResources refuses them.
     checkResources(req.config?.linux?.resources, 'config.linux.resources');
     // Names checked before anything is made; resolved once the spec is built.
-    const cdiDevices = requestedCdiDevices(config);
+    let cdiDevices = requestedCdiDevices(config);
     checkImageVolumes(config.mounts);
     await step();
     const sandboxId = await ctx.sandboxes.resolve(req.podSandboxId ?? '');
@@ -109,17 +114,27 @@ export class ContainerService {
     if (!sandbox) throw notFound(`pod sandbox "${req.podSandboxId ?? ''}" not found`);
     if (sandbox.state !== 'SANDBOX_READY' || sandbox.creating) throw failedPrecondition(`pod sandbox ${sandbox.id} is not ready`);
     const podConfig = storable(req.sandboxConfig ?? sandbox.config);
-    const imageName = config.image.image;
-    const image = await ctx.images.resolveImage(imageName).catch((error: unknown) => {
-      // containerd's answer, word for word: a reference that does not parse resolves to nothing,
-      // like a missing image.
-      if (isKind(error, 'not-found')) throw notFound(`failed to resolve image "${imageName}": not found`);
-      throw error;
-    });
     const id = newId();
-    const name = containerName(config.metadata, sandbox.config.metadata ?? {});
     const undo = new Undo();
     try {
+      // An image that is a checkpoint archive's path restores that container (CRI-O's form): the
+      // archive is unpacked, and its config, under the request's names, is the container's.
+      const restore = isCheckpointArchivePath(config.image.image) ? await openRestore(ctx, config.image.image, config, id) : undefined;
+      if (restore) {
+        undo.push('remove the unpacked checkpoint', () => rm(restore.dir, { recursive: true, force: true }));
+        config = restore.config;
+        if (!config.metadata?.name) throw invalidArgument(`container metadata needs a name (the archive ${restore.archive} names none)`);
+        cdiDevices = requestedCdiDevices(config);
+        checkImageVolumes(config.mounts);
+      }
+      const imageName = config.image!.image!;
+      const image = await ctx.images.resolveImage(imageName).catch((error: unknown) => {
+        // containerd's answer, word for word: a reference that does not parse resolves to nothing,
+        // like a missing image.
+        if (isKind(error, 'not-found')) throw notFound(`failed to resolve image "${imageName}": not found${restore ? ` (the checkpointed container's image: pull it before restoring ${restore.archive})` : ''}`);
+        throw error;
+      });
+      const name = containerName(config.metadata!, sandbox.config.metadata ?? {});
       const dir = ctx.containers.objectDir(id);
       const bundle = joinPath(dir, 'bundle');
       const logDir = podConfig.logDirectory || sandbox.config.logDirectory || '';
@@ -147,6 +162,7 @@ export class ContainerService {
         stopSignal: signalName(config.stopSignal) || image.config.config?.StopSignal || 'SIGTERM',
         user: { uid: 0, gid: 0, supplementalGroups: [] },
         runtimeHandler: sandbox.runtime ?? sandbox.runtimeHandler,
+        ...(restore ? { restore: { dir: restore.dir, archive: restore.archive } } : {}),
       };
       await ctx.containers.create(record);
       undo.push('remove record', () => ctx.containers.removeLocking(id));
@@ -160,6 +176,8 @@ export class ContainerService {
       const snap = await ctx.snapshots.prepare(id, image, { durable: false, idmap: snapshotIdmap(ctx.paths, sandbox) });
       undo.push('remove rootfs', () => ctx.snapshots.remove(id));
       runtimeFailpoint('create-after-rootfs');
+      // The checkpointed container's file changes, before anything reads the rootfs.
+      if (restore) await applyRootfsDiff(restore.dir, snap.mountpoint);
       let specConfig = config;
       if (config.mounts?.some((m) => m?.image?.image)) {
         const volumes = await prepareImageVolumes(ctx, id, config.mounts, (key) => undo.push('remove image volume', () => ctx.snapshots.remove(key)));
@@ -217,10 +235,13 @@ export class ContainerService {
       record.user = { uid: spec.process.user.uid, gid: spec.process.user.gid, supplementalGroups: spec.process.user.additionalGids ?? [] };
       // Small metadata and page-cache writes: on this thread, cheaper than thread-pool round trips.
       mkdirSync(bundle, { recursive: true, mode: PRIVATE_DIR_MODE });
+      if (restore) spec.annotations = { ...(spec.annotations ?? {}), 'org.criu.config': writeRestoreCriuConfig(bundle, record.cgroupsPath) };
       const specPath = joinPath(bundle, 'config.json');
       writeFileSync(specPath, large ? await specJsonInSlices(spec, LARGE_ENV * 4, nextTurn) : JSON.stringify(spec));
       await step();
       if (logPath) mkdirSync(dirname(logPath), { recursive: true });
+      // The log so far, as CRI-O restores it: the restored process's lines follow on (conmon appends).
+      if (restore && logPath) copyArchivedLog(restore.dir, logPath);
       runtimeFailpoint('create-after-bundle');
       // runc and conmon start at StartContainer (as containerd's task): a created container is its
       // bundle, rootfs and record, so CreateContainer costs no process and a never-started one none either.
@@ -284,8 +305,10 @@ export class ContainerService {
         if (nriStarted) await this.ctx.nri?.stopContainer(id);
         throw error;
       }
-      const running: ContainerRecord = { ...record, pid: launched.pid, state: 'CONTAINER_RUNNING', startedAt: launched.startedAt };
+      const running: ContainerRecord = { ...record, pid: launched.pid, state: 'CONTAINER_RUNNING', startedAt: launched.startedAt, restore: undefined };
       await this.ctx.containers.putLocked(running);
+      // Restored: CRIU's images served their turn (a restart runs the process afresh, as CRI-O's).
+      if (record.restore) deleteLater(record.restore.dir);
       runtimeFailpoint('start-after-record-write');
       await this.ctx.events.append({ containerId: id, podSandboxId: record.sandboxId, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNs(), status: containerStatusOf(running) });
     });
@@ -323,7 +346,15 @@ export class ContainerService {
         stdin: !!r.config.stdin,
         stdinOnce: !!r.config.stdinOnce,
         monitor: true,
+        restoreFrom: r.restore ? joinPath(r.restore.dir, CHECKPOINT_DIR) : undefined,
       }));
+      // runc restore leaves the process running: there is nothing to start.
+      if (r.restore) {
+        runtimeFailpoint('start-after-conmon');
+        const startedAt = nowNs();
+        await beforeStart?.(pid);
+        return { pid, startedAt };
+      }
     }
     runtimeFailpoint('start-after-conmon');
     await beforeStart?.(pid);
@@ -433,6 +464,35 @@ export class ContainerService {
   async get(idOrPrefix: string | undefined): Promise<ContainerRecord> {
     const id = await this.resolveId(idOrPrefix);
     return this.refresh(await this.ctx.containers.mustGet(id));
+  }
+
+  // ---- checkpoint ----
+
+  /** Writes the checkpoint archive of a running container at `location`; the container keeps running. */
+  async checkpoint(req: cri.CheckpointContainerRequestIn): Promise<void> {
+    const location = req.location ?? '';
+    if (!location) throw invalidArgument('CheckpointContainer needs a location (the archive to write)');
+    if (!isAbsolute(location)) throw invalidArgument(`checkpoint location "${location}" is not an absolute path`);
+    if (!(await stat(dirname(location)).then((s) => s.isDirectory(), () => false))) throw invalidArgument(`checkpoint location "${location}": ${dirname(location)} is not a directory`);
+    const seen = await this.get(req.containerId);
+    await this.ctx.containers.withLock(seen.id, async () => {
+      const record = await this.ctx.containers.mustGet(seen.id);
+      if (record.state !== 'CONTAINER_RUNNING' || !processRuns(record.pid)) {
+        throw failedPrecondition(`container ${record.id} is ${record.state === 'CONTAINER_RUNNING' ? 'exiting' : record.state}: only running containers can be checkpointed`);
+      }
+      if (record.config.tty) throw failedPrecondition(`container ${record.id} has a TTY: CRIU cannot checkpoint a terminal held by the monitor`);
+      const pod = await this.ctx.sandboxes.get(record.sandboxId);
+      await writeCheckpoint({
+        record,
+        pod: pod?.config.metadata ?? {},
+        status: containerStatusOf(record),
+        oci: this.oci(record),
+        snapshots: this.ctx.snapshots,
+        workDir: joinPath(this.ctx.containers.objectDir(record.id), 'checkpoint-work'),
+        location,
+        runtimeName: record.runtimeHandler || this.ctx.runtimes.defaultName || 'runc',
+      });
+    });
   }
 
   // ---- stop / remove ----
@@ -547,6 +607,7 @@ export class ContainerService {
       for (const key of imageVolumeKeys(id, r.config.mounts)) await this.ctx.snapshots.remove(key);
       runtimeFailpoint('rm-after-snapshot-remove');
       await this.ctx.containers.remove(id);
+      if (r.restore) deleteLater(r.restore.dir);
       runtimeFailpoint('rm-after-record-remove');
       await this.ctx.containerNames.release(r.name, id);
       await this.ctx.events.append({ containerId: id, podSandboxId: r.sandboxId, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNs() });

@@ -1,12 +1,11 @@
-// Checkpoint/restore needs CRIU. isulats does not implement it; the CRI
-// calls answer Unimplemented with why, which on most sandboxes and some
-// kernels is that CRIU itself cannot run (`criu check` fails, e.g. on the
-// vDSO layout). The answer is worked out once per process: `criu check`
-// takes a third of a second.
-import { unimplemented, type IsulatsError } from '../errors.js';
+// Checkpoint/restore needs CRIU, which runc runs. Where CRIU cannot run (`criu check` fails, as on
+// many sandboxes and on some kernels, e.g. over the vDSO layout, or it is not installed), the CRI
+// calls answer with why. The answer is worked out once per process: `criu check` takes a third of
+// a second.
+import { failedPrecondition, unimplemented, type IsulatsError } from '../errors.js';
 import type { ProcessRunner } from './process-runner.js';
 
-let verdict: Promise<string> | undefined;
+let verdict: Promise<string | undefined> | undefined;
 
 /** Why CRIU cannot serve here: the first error `criu check` prints, or that it is missing. */
 export async function criuProblem(runner: ProcessRunner, criuPath = 'criu'): Promise<string | undefined> {
@@ -19,15 +18,20 @@ export async function criuProblem(runner: ProcessRunner, criuPath = 'criu'): Pro
   return `criu check failed${result.timedOut ? ' (timed out)' : ''}: ${first || `exit ${result.code}`}`;
 }
 
-/** Why checkpoint/restore is not available (verbose Status and doctor say it too). */
-export function checkpointReason(runner: ProcessRunner): Promise<string> {
-  verdict ??= criuProblem(runner).then((problem) =>
-    problem ? `checkpoint needs CRIU, which cannot run on this host: ${problem}` : 'isulats does not implement checkpoint/restore yet (CRIU itself works on this host)',
-  );
+/** Why checkpoint/restore is not available here (verbose Status and doctor say it too); undefined when it is. */
+export function checkpointReason(runner: ProcessRunner): Promise<string | undefined> {
+  verdict ??= criuProblem(runner).then((problem) => (problem ? `checkpoint needs CRIU, which cannot run on this host: ${problem}` : undefined));
   return verdict;
 }
 
-/** The Unimplemented error for a checkpoint or restore request. */
-export async function checkpointUnavailable(runner: ProcessRunner, what: string): Promise<IsulatsError> {
-  return unimplemented(`${what}: ${await checkpointReason(runner)}`);
+/** The Unimplemented error for a checkpoint request where CRIU cannot run; undefined where it can. */
+export async function checkpointUnavailable(runner: ProcessRunner, what: string): Promise<IsulatsError | undefined> {
+  const reason = await checkpointReason(runner);
+  return reason ? unimplemented(`${what}: ${reason}`) : undefined;
+}
+
+/** A restore (CreateContainer from an archive) where CRIU cannot run: FailedPrecondition with why. */
+export async function restoreUnavailable(runner: ProcessRunner, archive: string): Promise<IsulatsError | undefined> {
+  const reason = await checkpointReason(runner);
+  return reason ? failedPrecondition(`restoring from checkpoint ${archive}: ${reason}`) : undefined;
 }

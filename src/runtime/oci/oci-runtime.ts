@@ -25,6 +25,20 @@ export interface CreateOptions {
   stdinOnce: boolean;
   /** The pause container runs without a monitor (runc directly, detached). */
   monitor: boolean;
+  /**
+   * Restore from CRIU images in this dir (`runc restore` under the monitor) instead of creating:
+   * the container is running once create returns, so no start follows.
+   */
+  restoreFrom?: string;
+}
+
+export interface CheckpointOptions {
+  /** Where CRIU writes its images (made by the caller). */
+  imagePath: string;
+  /** Where CRIU writes dump.log and stats-dump. */
+  workPath: string;
+  /** The container keeps running (kubelet's forensic checkpoint). */
+  leaveRunning: boolean;
 }
 
 export interface ExitInfo {
@@ -83,6 +97,8 @@ export interface OciRuntime {
   planCgroupUpdate(cgroupPath: string, resources: LinuxResourcesUpdate): () => Promise<void>;
   stats(cgroupsPath: string): Promise<CgroupStats | undefined>;
   pause(id: string): Promise<void>;
+  /** `runc checkpoint`: the container's processes dumped by CRIU. */
+  checkpoint(id: string, opts: CheckpointOptions): Promise<void>;
   resume(id: string): Promise<void>;
   /** What the monitor recorded when the container exited; undefined while it runs. */
   exitInfo(id: string, bundle: string): Promise<ExitInfo | undefined>;

@@ -11,7 +11,7 @@ import type { StreamIO } from '../../api/cri-service.js';
 import { internal, unavailable } from '../errors.js';
 import { CgroupReader, type LinuxResourcesUpdate } from './cgroups.js';
 import { applyCgroupWrites, cgroupWrites } from './cgroup-writer.js';
-import type { CreateOptions, ExecSyncOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
+import type { CheckpointOptions, CreateOptions, ExecSyncOptions, ExecSyncResult, ExitInfo, OciProcess, OciRuntime, OciState } from './oci-runtime.js';
 import { ProcessRunner } from './process-runner.js';
 import { startConmon } from './conmon.js';
 import { killProcessTree } from './process-tree.js';
@@ -101,8 +101,19 @@ export class RuncConmonRuntime implements OciRuntime {
     if (o.stdin) args.push('-i');
     if (o.stdin && !o.stdinOnce) args.push('--leave-stdin-open');
     if (o.logSizeMax && o.logSizeMax > 0) args.push('--log-size-max', String(o.logSizeMax));
-    const pid = await startConmon(this.opts.runner, this.conmon, args, joinPath(o.bundle, 'persist'), 60_000, this.opts.debug);
-    return { pid };
+    // conmon runs `runc restore --detach --image-path <dir> --work-path <bundle>` instead of create;
+    // runc hands the restored process conmon's pipes in place of the dumped ones (descriptors.json).
+    if (o.restoreFrom) args.push('--restore', o.restoreFrom);
+    try {
+      const pid = await startConmon(this.opts.runner, this.conmon, args, joinPath(o.bundle, 'persist'), o.restoreFrom ? 600_000 : 60_000, this.opts.debug);
+      return { pid };
+    } catch (error) {
+      if (!o.restoreFrom) throw error;
+      // CRIU's own reason is in restore.log (its work dir is the bundle); runc only points there.
+      const log = await readFile(joinPath(o.bundle, 'restore.log'), 'utf8').catch(() => '');
+      const criuError = /^\([^)]*\) Error \([^)]*\):\s*(.+)$/m.exec(log)?.[1];
+      throw criuError ? internal(`${(error as Error).message} (criu: ${criuError})`) : error;
+    }
   }
 
   /** runc run -d for the pause container; runc's own errors go to a log file because it hands its stdio to the container. */
@@ -343,6 +354,20 @@ export class RuncConmonRuntime implements OciRuntime {
 
   async resume(id: string): Promise<void> {
     await this.runcCheck(['resume', id]);
+  }
+
+  async checkpoint(id: string, o: CheckpointOptions): Promise<void> {
+    // --file-locks as CRI-O passes it: a process holding a lock is dumped rather than refused.
+    const args = ['checkpoint', '--file-locks', '--image-path', o.imagePath, '--work-path', o.workPath];
+    if (o.leaveRunning) args.push('--leave-running');
+    const result = await this.opts.runner.run({ cmd: this.runc, args: [...this.base(), ...args, id], timeoutMs: 600_000 });
+    if (result.code !== 0 || result.timedOut) {
+      // CRIU's own reason is in dump.log; runc says only that it failed and where to look.
+      const dumpLog = await readFile(joinPath(o.workPath, 'dump.log'), 'utf8').catch(() => '');
+      const criuError = /^\([^)]*\) Error \([^)]*\):\s*(.+)$/m.exec(dumpLog)?.[1];
+      const why = runcMessage(result.stderr.toString()) || (result.timedOut ? 'timed out' : `exit ${result.code}`);
+      throw internal(`runc checkpoint ${id}: ${why}${criuError ? ` (criu: ${criuError})` : ''}`);
+    }
   }
 
   async exitInfo(id: string, bundle: string): Promise<ExitInfo | undefined> {
