@@ -11,8 +11,9 @@
 //   hot functions as machine code. The daemon ran under --lite-mode before, which also turns
 //   Sparkplug off (it implies --jitless): every function, Node's own http2 and fs wrappers
 //   included, stayed interpreted, and a ListContainers of 20 pods cost 1.2-1.6 ms of CPU against
-//   containerd's 0.2-0.3 (bench/daemon/run.mjs --scale). Sparkplug took about a fifth off each
-//   call (and half off ListContainerStats) for ~3 MiB more RSS;
+//   containerd's 0.2-0.3 (bench/daemon/run.mjs --list-cpu). Sparkplug took about a fifth off
+//   each read call (a quarter off ListContainerStats) for ~2 MiB of anonymous memory and ~4 MiB
+//   more of the node binary's pages in VmRSS (docs/benchmarks.md, #31);
 // - --v8-pool-size=1: one V8 worker thread is enough on a node's spare cores;
 // - MALLOC_ARENA_MAX=2: glibc gives threads that malloc (libuv's pool, V8's
 //   workers) arenas of their own, ~20 MB of RSS mostly left idle.
