@@ -40,6 +40,8 @@ runBenchWithRig(async (rig) => {
   const profDir = opt('--cpu-prof-dir', join(rig.dir, 'prof'));
   const daemon = await startIsulatsDaemon({
     podSandboxImage: rig.images.pause,
+    // BENCH_BEFORE_BIN=<checkout>/bin/isulats: another build's daemon in the isulats column (a before run).
+    ...(process.env.BENCH_BEFORE_BIN ? { binPath: process.env.BENCH_BEFORE_BIN } : {}),
     ...(PROFILE ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] } : {}),
     ...(SERVER_TIMES ? { logLevel: 'debug' } : {}),
   });
