@@ -4,7 +4,7 @@
 // runtimes (order alternating), idle and under the busy loops. Medians; ratios of one run only;
 // /proc/loadavg before and after each mode. --cpu-prof: the daemon runs with node --cpu-prof and
 // the top self-time functions of its profile are printed after the tables.
-// Usage: node bench/daemon/run.mjs --crictl [--iterations 7] [--modes idle,load] [--cpu-prof]
+// Usage: node bench/daemon/run.mjs --crictl [--iterations 7] [--modes idle,load] [--cpu-prof [--cpu-prof-dir DIR: keep it]]
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
@@ -33,7 +33,7 @@ runBenchWithRig(async (rig) => {
   const bin = crictlBinary();
   if (!bin) throw new Error('no crictl: run scripts/build-critest.sh --crictl-only');
   const facts = await machineFacts();
-  const profDir = join(rig.dir, 'prof');
+  const profDir = opt('--cpu-prof-dir', join(rig.dir, 'prof'));
   const daemon = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, ...(PROFILE ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] } : {}) });
   rig.daemons.push(daemon);
   rig.containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] });

@@ -9,10 +9,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openCriClient, type RawCriClient } from '../../test/rig/cri-client.js';
 import type { CpuacctGroup } from './cpuacct-group.js';
 import { goClient, type RunOutput } from './go-client.js';
-import { summedRssKb, vmRssKb } from './proc-stats.js';
+import { rssAnonKb, summedRssKb, vmRssKb } from './proc-stats.js';
 
 export const LISTS = ['ListPodSandbox', 'ListContainers', 'ListContainerStats'] as const;
 export type ListCall = (typeof LISTS)[number];
+
+export interface ListCallTimes { method: ListCall; sent: number; answered: number }
 
 export interface NodeTarget { name: string; endpoint: string; pid: number; group: CpuacctGroup }
 
@@ -25,11 +27,18 @@ export interface NodeFigures {
   /** The runtime's CPU in the steady state, ms per s of wall time. */
   cpuMsPerS: number;
   daemonRssKb: number;
+  /** The daemon's RssAnon: VmRSS without its executable's and libraries' file pages. */
+  daemonAnonKb: number;
   /** VmRSS summed over every process in the runtime's group (daemon + monitors or shims). */
   runtimeRssKb: number;
   runtimeProcs: number;
   lists: Record<ListCall, { p50: number; p99: number; count: number }>;
   probes: number;
+  /** The steady state's wall-clock window (Date.now()), to pick the daemon's log lines of it. */
+  steadyFrom: number;
+  steadyTo: number;
+  /** Each answered List call's send and answer times (epoch ms, sub-ms precision), to place the daemon's own time in them. */
+  listCalls: ListCallTimes[];
   failed: number;
   firstError?: string;
 }
@@ -46,14 +55,20 @@ async function steady(t: NodeTarget, cri: RawCriClient, containers: string[], se
   let firstError: string | undefined;
   let probes = 0;
   const inFlight: Array<Promise<void>> = [];
+  const listCalls: ListCallTimes[] = [];
   const call = (method: string, req: Record<string, unknown>, into?: number[]): void => {
     const t0 = performance.now();
     inFlight.push(cri.runtime(method, req, 30_000).then(
-      () => { into?.push(performance.now() - t0); },
+      () => {
+        const t1 = performance.now();
+        into?.push(t1 - t0);
+        if (into) listCalls.push({ method: method as ListCall, sent: performance.timeOrigin + t0, answered: performance.timeOrigin + t1 });
+      },
       (e: Error) => { failed++; firstError ??= `${method}: ${e.message}`; },
     ));
   };
   const cpu0 = await t.group.usageMs();
+  const steadyFrom = Date.now();
   const t0 = performance.now();
   const probeEveryMs = 10_000 / Math.max(1, containers.length);
   let next = 0;
@@ -70,9 +85,10 @@ async function steady(t: NodeTarget, cri: RawCriClient, containers: string[], se
     await sleep(Math.max(0, t0 + (tick + 1) * 1000 - performance.now()));
   }
   await Promise.all(inFlight);
+  const steadyTo = Date.now();
   const cpuMsPerS = ((await t.group.usageMs()) - cpu0) / ((performance.now() - t0) / 1000);
   const lists = Object.fromEntries(LISTS.map((m) => [m, { p50: quantile(lat[m], 0.5), p99: quantile(lat[m], 0.99), count: lat[m].length }])) as NodeFigures['lists'];
-  return { cpuMsPerS, lists, probes, failed, firstError };
+  return { cpuMsPerS, lists, probes, failed, firstError, steadyFrom, steadyTo, listCalls };
 }
 
 /** Starts N pods on `t`, measures the steady state, removes them; the figures. */
@@ -91,10 +107,11 @@ export async function measureNode(t: NodeTarget, opts: { n: number; seconds: num
     }
     const pids = await t.group.pids();
     const daemonRssKb = await vmRssKb(t.pid);
+    const daemonAnonKb = await rssAnonKb(t.pid);
     const runtimeRssKb = await summedRssKb(pids);
     const down = await goClient<{ pods: number; wallMs: number; errors: string[] }>(['teardown', '-label', opts.label], ep);
     if (down.pods !== opts.n || down.errors.length) throw new Error(`${t.name}: teardown removed ${down.pods} of ${opts.n}: ${down.errors[0] ?? ''}`);
-    return { n: opts.n, startAllMs: up.wallMs, removeAllMs: down.wallMs, cpuMsPerS: s.cpuMsPerS, daemonRssKb, runtimeRssKb, runtimeProcs: pids.length, lists: s.lists, probes: s.probes, failed: s.failed, firstError: s.firstError };
+    return { n: opts.n, startAllMs: up.wallMs, removeAllMs: down.wallMs, cpuMsPerS: s.cpuMsPerS, daemonRssKb, daemonAnonKb, runtimeRssKb, runtimeProcs: pids.length, lists: s.lists, probes: s.probes, steadyFrom: s.steadyFrom, steadyTo: s.steadyTo, listCalls: s.listCalls, failed: s.failed, firstError: s.firstError };
   } catch (error) {
     await goClient(['teardown', '-label', opts.label], ep).catch(() => undefined);
     throw error;

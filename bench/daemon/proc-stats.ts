@@ -8,6 +8,12 @@ export async function vmRssKb(pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(text)?.[1] ?? 0);
 }
 
+/** RssAnon: the part of VmRSS that is the process's own memory (heaps, stacks), without the pages of its executable and libraries, which the page cache shares. */
+export async function rssAnonKb(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/^RssAnon:\s+(\d+) kB/m.exec(text)?.[1] ?? 0);
+}
+
 export interface CpuMs {
   /** utime + stime */
   self: number;

@@ -5,14 +5,15 @@
 // (systemd's MainPID, the pid file) and the argv, adding
 // - --max-semi-space-size=1: under a burst of requests V8 grows the young
 //   generation to 2 x 16 MiB and keeps it committed (~25 MB of RSS with 50 pods);
-// - --optimize-for-size and --lite-mode: smaller heap growth steps, no
-//   optimizing compiler (its code in the node binary is then never paged in,
-//   ~6 MB, and no optimized code is kept). The daemon's JavaScript is a small
-//   share of its CPU time (most goes to spawning runc, conmon and CNI plugins):
-//   with 50 pods its CPU time stayed within the run-to-run noise. Lite mode has
-//   no WebAssembly (nothing the daemon runs needs it; protobufjs's long falls
-//   back to JavaScript): --no-expose-wasm says so, which also keeps V8 from
-//   printing a warning about the conflict;
+// - --optimize-for-size: smaller heap growth steps;
+// - --no-opt and --no-maglev: no optimizing compiler (its code in the node binary is then never
+//   paged in, and no optimized code is kept), while V8's baseline compiler (Sparkplug) still runs
+//   hot functions as machine code. The daemon ran under --lite-mode before, which also turns
+//   Sparkplug off (it implies --jitless): every function, Node's own http2 and fs wrappers
+//   included, stayed interpreted, and a ListContainers of 20 pods cost 1.2-1.6 ms of CPU against
+//   containerd's 0.2-0.3 (bench/daemon/run.mjs --list-cpu). Sparkplug took about a fifth off
+//   each read call (a quarter off ListContainerStats) for ~2 MiB of anonymous memory and ~4 MiB
+//   more of the node binary's pages in VmRSS (docs/benchmarks.md, #31);
 // - --v8-pool-size=1: one V8 worker thread is enough on a node's spare cores;
 // - MALLOC_ARENA_MAX=2: glibc gives threads that malloc (libuv's pool, V8's
 //   workers) arenas of their own, ~20 MB of RSS mostly left idle.
@@ -33,7 +34,7 @@ import { basename } from 'node:path';
 import { DAEMON_RUN_VARIABLE, type DaemonRun } from './run-daemon.js';
 
 /** Node.js flags the daemon runs with. */
-export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--optimize-for-size', '--lite-mode', '--no-expose-wasm', '--v8-pool-size=1'];
+export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--optimize-for-size', '--no-opt', '--no-maglev', '--v8-pool-size=1'];
 /** Environment the daemon runs with. */
 export const DAEMON_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 export const REEXEC_VARIABLE = 'ISULATS_DAEMON_REEXEC';

@@ -1,6 +1,6 @@
 // Response encoding for the read RPCs kubelet repeats (PLEG relist every second, probes): their
 // answers rarely change between calls, and encoding them (fromObject, then protobufjs's writer,
-// interpreted JavaScript under the daemon's --lite-mode) cost ~0.15 ms per pod in ListPodSandbox.
+// interpreted JavaScript under the --lite-mode the daemon then ran with) cost ~0.15 ms per pod in ListPodSandbox.
 // So the bytes of each message are kept under its content: the key is the message's JSON
 // (JSON.stringify is native code, a few µs), so a changed field is a new key and can never give old
 // bytes. A list answer (one repeated message field: items, containers, images) is encoded item by

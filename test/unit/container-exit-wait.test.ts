@@ -1,7 +1,10 @@
 // waitForExit: the exit counts once conmon recorded it, or once conmon and the container's init are
 // both gone (a conmon killed with SIGKILL never writes the record); otherwise it waits to the deadline.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { waitForExit, type ExitProbe } from '../../src/runtime/container/exit-wait.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { processRuns, waitForExit, type ExitProbe } from '../../src/runtime/container/exit-wait.js';
 
 function probe(o: { recordedAfter?: number; monitor?: boolean; initGoneAfter?: number }): ExitProbe & { calls: number } {
   const p = {
@@ -44,5 +47,22 @@ describe('waitForExit', () => {
 
   it('gives up at the deadline while the monitor runs and records nothing', async () => {
     expect(await waitForExit(probe({}), 100)).toBe(false);
+  });
+});
+
+describe('processRuns', () => {
+  it('says a live process runs, and a zombie or a missing PID does not (the /proc/PID/exe fast path must not count a zombie)', async () => {
+    // sh leaves `true` unreaped when it execs sleep: a zombie for as long as the sleep runs.
+    const child = spawn('sh', ['-c', 'true & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number((await once(child.stdout!, 'data'))[0].toString());
+      await vi.waitFor(() => expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /), { timeout: 5_000 });
+      expect(processRuns(zombie)).toBe(false);
+      expect(processRuns(child.pid!)).toBe(true);
+      expect(processRuns(process.pid)).toBe(true);
+      expect(processRuns(2 ** 22 + 1)).toBe(false); // above pid_max's ceiling: never a process
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

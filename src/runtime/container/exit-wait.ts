@@ -3,7 +3,7 @@
 // A monitor killed with SIGKILL never writes it; the container has then exited
 // once its init is gone too. No `runc state` per poll: a stop costs the signal's
 // `runc kill` and nothing else while it waits.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ExitProbe {
@@ -52,8 +52,16 @@ export function readPidFile(path: string): number {
   return pid > 0 ? pid : 0;
 }
 
-/** Whether `pid` is a process that has not exited (a zombie has). */
+/**
+ * Whether `pid` is a process that has not exited (a zombie has). Every list asks this of each
+ * running container, so the common answer comes from one access(2): /proc/PID/exe resolves only
+ * while the process has its memory, which it gives up as it exits, before it is a zombie. Reading
+ * /proc/PID/stat (the kernel formats some 50 fields) cost 20-80 µs a container, a third of a
+ * ListContainers' CPU. When the link does not resolve (gone, exiting, a zombie, or access refused
+ * to a daemon without CAP_SYS_PTRACE) the state letter decides, as before.
+ */
 export function processRuns(pid: number): boolean {
+  if (existsSync(`/proc/${pid}/exe`)) return true;
   const stat = readSmall(`/proc/${pid}/stat`);
   if (!stat) return false;
   const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);

@@ -1,7 +1,7 @@
 // Pod sandbox RPCs. RunPodSandbox is a list of named steps; each acquisition
 // registers its undo, run in reverse when a later step fails. Stop and remove
 // are idempotent: a missing sandbox or an already released resource is success.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as cri from '../../api/cri.js';
@@ -35,6 +35,7 @@ import { checkShareReachable, makeUsernsShare, removeUsernsShare } from './usern
 import { supportsUserNamespaces } from '../oci/runtime-handlers.js';
 import { allPinPaths, checkPodSysctls, pinList, pinPodNamespaces, PINNS_BINARY, podPinPaths, type PodPins } from './pod-namespaces.js';
 import { storable } from '../storable.js';
+import { processRuns } from '../container/exit-wait.js';
 
 /** How often a stopped pod's record, refused by a full disk, is written again. */
 const STOPPED_WRITE_RETRY_MS = 5_000;
@@ -591,12 +592,6 @@ export function matchLabels(labels: Record<string, string> | undefined, selector
 }
 
 export async function pidAlive(pid: number): Promise<boolean> {
-  try {
-    // Synchronous, as a record read: /proc answers from memory, an async read costs thread-pool round trips.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const s = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return s !== 'Z' && s !== 'X';
-  } catch {
-    return false;
-  }
+  // The same check as a container's init (exit-wait.ts): one access(2) while it runs, the state letter otherwise.
+  return processRuns(pid);
 }

@@ -33,7 +33,7 @@ export interface AtomicWriteOptions {
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, opts: AtomicWriteOptions = {}): Promise<void> {
   const durable = opts.durable ?? true;
   // The engine's paths are absolute and normal: split at the last slash (dirname and basename are
-  // interpreted character loops under the daemon's --lite-mode).
+  // interpreted character loops under the --lite-mode the daemon then ran with).
   const slash = path.lastIndexOf('/');
   const [dir, base] = slash > 0 && slash < path.length - 1 ? [path.slice(0, slash), path.slice(slash + 1)] : [dirname(path), basename(path)];
   const tmp = `${dir}/.${base}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;

@@ -1,5 +1,5 @@
 // path.join for the engine's hot paths. Node's join normalises character by character in
-// JavaScript, which under the daemon's --lite-mode (interpreted) costs about 0.1 ms a call on a
+// JavaScript, which under the --lite-mode the daemon then ran with (interpreted) costs about 0.1 ms a call on a
 // busy node, and a CreateContainer or RemoveContainer makes dozens (record, lock, snapshot, trash
 // and bundle paths). The engine's own paths are already normal (a root, fixed names, IDs), so
 // the parts joined with '/' are the answer; anything else goes to path.join.

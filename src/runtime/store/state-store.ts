@@ -46,7 +46,7 @@ export class StateStore<T extends StoredObject> {
 
   private metaPath(id: string): string {
     // Concatenation, not path.join: IDs are 64 hex digits (nothing to normalise), and join's
-    // normalisation, interpreted under the daemon's --lite-mode, cost a tenth of a 50-pod list.
+    // normalisation, interpreted under the --lite-mode the daemon then ran with, cost a tenth of a 50-pod list.
     return `${this.dir}/${id}/meta.json`;
   }
 
