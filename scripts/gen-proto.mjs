@@ -2,6 +2,8 @@
 // Precompiles proto/ into what the runtime loads, so nothing parses .proto at
 // start-up:
 //   src/api/descriptors/<name>.json   protobufjs Root.toJSON (camelCase fields)
+//   src/api/descriptors/cri-v1-status.json   the runtime.v1 types the status calls answer with
+//                                     (the CLI's fast path decodes inspect/inspectp/inspecti by them)
 //   src/api/generated/<name>/...      proto-loader-gen-types output
 //   src/api/cri.ts, nri.ts, ttrpc.ts  short aliases: X (output) and XIn (input)
 // Idempotent: same inputs, same bytes. `--out DIR` writes the tree under DIR
@@ -50,10 +52,30 @@ function writeFile(file, text) {
   fs.writeFileSync(file, text);
 }
 
+/** The answers the CLI's fast path reads by descriptor (src/fast/fast-inspect.ts). */
+const STATUS_TYPES = ['ContainerStatusResponse', 'PodSandboxStatusResponse', 'ImageStatusResponse'];
+
+/** `roots` and every type their fields name, flat by name (all are top-level in runtime.v1). */
+function typeClosure(ns, roots) {
+  const out = {};
+  const visit = (name) => {
+    if (out[name] || !ns[name]) return;
+    if (ns[name].nested || ns[name].oneofs) throw new Error(`gen-proto: ${name} has nested types or oneofs, which the fast path does not read`);
+    out[name] = ns[name];
+    for (const f of Object.values(ns[name].fields ?? {})) visit(f.type);
+  };
+  roots.forEach(visit);
+  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
+}
+
 function genDescriptors(out) {
   for (const set of SETS) {
     const json = loadRoot(set.file).toJSON();
     writeFile(path.join(out, 'src/api/descriptors', `${set.name}.json`), JSON.stringify(json, null, 1) + '\n');
+    if (set.name === 'cri-v1') {
+      const status = typeClosure(json.nested.runtime.nested.v1.nested, STATUS_TYPES);
+      writeFile(path.join(out, 'src/api/descriptors', 'cri-v1-status.json'), JSON.stringify(status) + '\n');
+    }
   }
 }
 

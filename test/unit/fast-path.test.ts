@@ -14,6 +14,9 @@ import { MAX_RPC_TIMEOUT_MS } from '../../src/util/timer-delay.js';
 import { DEFAULT_CONFIG_PATH } from '../../src/client/config-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/cli/context.js';
 import { decodeMessage, encodeMessage, loadProtoRoot } from '../../src/api/proto.js';
+import { decodeMessage as byDescriptor } from '../../src/fast/proto-decode.js';
+import statusTypes from '../../src/api/descriptors/cri-v1-status.json' with { type: 'json' };
+import type { TypeDef } from '../../src/api/proto-types.js';
 
 const EP = 'unix:///run/containerd/containerd.sock';
 
@@ -52,10 +55,27 @@ describe('which calls the fast path takes', () => {
     [['-r', EP, 'ps', 'extra']],
     [['-D', '-r', EP, 'ps']],
     [['-r', EP, '-t', 'soon', 'ps']],
-    [['-r', EP, 'inspect', 'abc']],
+    [['-r', EP, 'inspect', '-o', 'yaml', 'abc']],
+    [['-r', EP, 'inspect', '-o', 'go-template', '--template', '{{.}}', 'abc']],
+    [['-r', EP, 'inspectp']],
+    [['-r', EP, 'inspect', '-qq', 'abc']],
+    [['-r', EP, 'inspect', '--', 'abc']],
     [['-r']],
   ])('declines %j', (argv) => {
     expect(fastCall(argv, {})).toBeUndefined();
+  });
+
+  it.each([
+    [['-r', EP, 'inspect', 'abc'], { verb: 'inspect', inspect: { ids: ['abc'], table: false, verbose: true } }],
+    [['-r', EP, 'inspect', '-o', 'table', 'a', 'b', '-q'], { verb: 'inspect', inspect: { ids: ['a', 'b'], table: true, verbose: false } }],
+    [['-r', EP, 'inspectp', '--output=json', '--quiet', 'p'], { verb: 'inspectp', inspect: { ids: ['p'], table: false, verbose: false } }],
+    [['-r', EP, 'inspecti', 'busybox:1.36'], { verb: 'inspecti', inspect: { ids: ['busybox:1.36'], table: false, verbose: true } }],
+  ])('takes %j', (argv, want) => {
+    expect(fastCall(argv, {})).toMatchObject(want);
+  });
+
+  it('leaves inspecti to the full CLI when the image service is elsewhere', () => {
+    expect(fastCall(['-r', EP, 'inspecti', 'busybox'], { IMAGE_SERVICE_ENDPOINT: 'unix:///other.sock' })).toBeUndefined();
   });
 
   it('declines where a config file would be read', () => {
@@ -104,7 +124,56 @@ describe('CRI messages by hand', () => {
     expect(listContainersRequest(false)).toEqual(enc('ListContainersRequest', { filter: { state: { state: 'CONTAINER_RUNNING' } } }));
   });
 
+  it('decodes the status answers by the descriptor\'s types exactly as protobufjs does', async () => {
+    const root = await loadProtoRoot('cri-v1');
+    const ns = statusTypes as unknown as Record<string, TypeDef>;
+    const same = (type: string, obj: object) => {
+      const bytes = Buffer.from(encodeMessage(root, `runtime.v1.${type}`, obj));
+      expect(byDescriptor(ns, type, bytes)).toStrictEqual(decodeMessage(root, `runtime.v1.${type}`, bytes));
+    };
+    const spec = { image: 'sha256:' + 'e'.repeat(64), annotations: { a: 'b' }, userSpecifiedImage: 'busybox', runtimeHandler: 'crun' };
+    same('ContainerStatusResponse', {});
+    same('ContainerStatusResponse', { status: { id: 'c' } });
+    same('ContainerStatusResponse', {
+      status: {
+        id: 'c'.repeat(64), metadata: { name: 'app', attempt: 4 }, state: 'CONTAINER_EXITED', createdAt: '1733560000123456789',
+        startedAt: '-5', finishedAt: '9223372036854775807', exitCode: -2, image: spec, imageRef: 'sha256:' + 'f'.repeat(64),
+        reason: 'Error', message: 'ü ☃', labels: { x: 'y', '': 'empty key' }, annotations: { z: '' },
+        mounts: [
+          { containerPath: '/a', hostPath: '/h', readonly: true, selinuxRelabel: true, propagation: 'PROPAGATION_BIDIRECTIONAL', uidMappings: [{ hostId: 4294967295, containerId: 0, length: 1 }], gidMappings: [], recursiveReadOnly: true, image: spec, imageSubPath: 'sub', mountOptions: ['ro', 'nosuid'] },
+          { containerPath: '/b' },
+        ],
+        logPath: '/var/log/x.log',
+        resources: { linux: { cpuPeriod: '100000', cpuQuota: '-1', cpuShares: '2', memoryLimitInBytes: '1073741824', oomScoreAdj: '-997', cpusetCpus: '0-1', hugepageLimits: [{ pageSize: '2MB', limit: '18446744073709551615' }], unified: { 'memory.high': 'max' }, memorySwapLimitInBytes: '0' } },
+        user: { linux: { uid: '0', gid: '65534', supplementalGroups: ['1', '-2', '4294967296'] } },
+        stopSignal: 'SIGNAL_SIGTERM',
+      },
+      info: { info: '{"pid": 42, "runtimeSpec": {"ociVersion": "1.0.2"}}', plain: '"quoted"' },
+    });
+    same('PodSandboxStatusResponse', {
+      status: {
+        id: 'p', metadata: { name: 'pod', uid: 'u', namespace: 'ns', attempt: 1 }, state: 'SANDBOX_NOTREADY', createdAt: '1',
+        network: { ip: '10.88.0.2', additionalIps: [{ ip: 'fd00::2' }] },
+        linux: { namespaces: { options: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD', targetId: 't', usernsOptions: { mode: 'POD', uids: [{ hostId: 100000, containerId: 0, length: 65536 }], gids: [] } } } },
+        labels: { a: 'b' }, annotations: {}, runtimeHandler: 'runc',
+      },
+      info: { info: '{}' }, containersStatuses: [{ id: 'c', state: 'CONTAINER_RUNNING' }], timestamp: '17',
+    });
+    same('ImageStatusResponse', { image: { id: 'sha256:1', repoTags: ['a:1', 'b:2'], repoDigests: [], size: '18446744073709551615', uid: { value: '0' }, username: '', spec, pinned: true }, info: {} });
+    same('ImageStatusResponse', { image: { id: 'i', size: '5', uid: null } });
+  });
+
+  it('keeps an enum value the descriptor does not name as its number, as protobufjs does', async () => {
+    const root = await loadProtoRoot('cri-v1');
+    // ContainerStatus{state: 9} (field 3, varint).
+    const bytes = Buffer.from([0x0a, 0x02, 0x18, 0x09]);
+    const mine = byDescriptor(statusTypes as unknown as Record<string, TypeDef>, 'ContainerStatusResponse', bytes);
+    expect(mine).toStrictEqual(decodeMessage(root, 'runtime.v1.ContainerStatusResponse', bytes));
+    expect((mine!.status as { state: unknown }).state).toBe(9);
+  });
+
   it('refuses a truncated message', () => {
+    expect(byDescriptor(statusTypes as unknown as Record<string, TypeDef>, 'ContainerStatusResponse', Buffer.from([0x0a, 0x05, 0x0a]))).toBeUndefined();
     expect(decodePods(Buffer.from([0x0a, 0x05, 0x0a]))).toBeUndefined();
   });
 });
