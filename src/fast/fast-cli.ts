@@ -175,7 +175,30 @@ function psText(containers: cri.Container[], call: FastCall): string {
 }
 
 /**
- * bin/isulats's entry: undefined at once when the call is not one for the fast
+ * The entry of both shipped forms (bin/isulats.cjs, src/sea/main.ts): the fast path when it
+ * takes the call, else `full` (the full CLI). ISULATS_NO_FAST_PATH=1 always runs the full CLI;
+ * ISULATS_FAST_PATH=require makes a declined call exit 97 instead (for tests comparing the paths).
+ */
+export function fastThenFull(argv: string[], full: () => void): void {
+  let fast: Promise<number | undefined> | undefined;
+  if (!process.env.ISULATS_NO_FAST_PATH) {
+    try {
+      fast = tryFast(argv);
+    } catch {
+      // a fault here must never cost the call: the full CLI runs it
+    }
+  }
+  const declined = () => {
+    if (process.env.ISULATS_FAST_PATH !== 'require') return full();
+    process.stderr.write('isulats: the fast path declined this call (ISULATS_FAST_PATH=require)\n');
+    process.exit(97);
+  };
+  if (fast) void fast.then((code) => (code === undefined ? declined() : process.exit(code)));
+  else declined();
+}
+
+/**
+ * The fast path's own entry: undefined at once when the call is not one for the fast
  * path, else a promise of the exit code, or of undefined when the full CLI must
  * run it after all. Nothing is printed in that case.
  */
