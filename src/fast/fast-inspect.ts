@@ -87,32 +87,31 @@ export async function runInspect(verb: InspectVerb, args: InspectArgs, rpc: Rpc)
     if (id === undefined) return undefined;
     const printed = await statusOf(verb, id, args, rpc);
     if (!printed) return undefined;
-    if (args.table) text += printed.table;
-    else docs.push(printed.doc);
+    if (printed.table !== undefined) text += printed.table;
+    else docs.push(printed.doc!);
   }
   return args.table ? text : statusDocJson(statusDocs(docs));
 }
 
-async function statusOf(verb: InspectVerb, id: string, args: InspectArgs, rpc: Rpc): Promise<{ table: string; doc: Record<string, unknown> } | undefined> {
+/** One status: its table text, or its document (only the form asked for: a table of a pod reads the zone's name through Intl, 8 MiB). */
+async function statusOf(verb: InspectVerb, id: string, args: InspectArgs, rpc: Rpc): Promise<{ table?: string; doc?: Record<string, unknown> } | undefined> {
   if (verb === 'inspecti') {
     const res = await rpc(IMAGE + 'ImageStatus', statusRequest(imageSpec(id), args.verbose));
     const r = res && (decodeMessage(NS, 'ImageStatusResponse', res) as unknown as cri.ImageStatusResponse | undefined);
     if (!r?.image) return undefined;
-    return {
-      table: imageStatusTable(r) + (args.verbose ? `Info: ${goMapString(r.info)}\n` : ''),
-      doc: statusInfoDoc(toPlain(orderBy(NS, 'Image', r.image)) as Record<string, unknown>, r.info),
-    };
+    if (args.table) return { table: imageStatusTable(r) + (args.verbose ? `Info: ${goMapString(r.info)}\n` : '') };
+    return { doc: statusInfoDoc(toPlain(orderBy(NS, 'Image', r.image)) as Record<string, unknown>, r.info) };
   }
   if (verb === 'inspectp') {
     const res = await rpc(RUNTIME + 'PodSandboxStatus', statusRequest(stringField(1, id), args.verbose));
     const r = res && (decodeMessage(NS, 'PodSandboxStatusResponse', res) as unknown as cri.PodSandboxStatusResponse | undefined);
     if (!r?.status) return undefined;
-    return { table: podStatusTable(r, args.verbose), doc: statusInfoDoc(podStatusDocIn(NS, r.status), r.info) };
+    return args.table ? { table: podStatusTable(r, args.verbose) } : { doc: statusInfoDoc(podStatusDocIn(NS, r.status), r.info) };
   }
   const res = await rpc(RUNTIME + 'ContainerStatus', statusRequest(stringField(1, id), args.verbose));
   const r = res && (decodeMessage(NS, 'ContainerStatusResponse', res) as unknown as cri.ContainerStatusResponse | undefined);
   if (!r?.status) return undefined;
-  return { table: containerStatusTable(r, args.verbose), doc: statusInfoDoc(containerStatusDocIn(NS, r.status), r.info) };
+  return args.table ? { table: containerStatusTable(r, args.verbose) } : { doc: statusInfoDoc(containerStatusDocIn(NS, r.status), r.info) };
 }
 
 function varint(n: number): Buffer {
