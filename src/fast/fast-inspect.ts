@@ -7,7 +7,7 @@
 // any failure (a name that matches nothing, an error answer), goes to the full CLI.
 import type * as cri from '../api/cri.js';
 import type { TypeDef } from '../api/proto-types.js';
-import statusTypes from '../api/descriptors/cri-v1-status.json' with { type: 'json' };
+import { STATUS_TYPES_JSON } from '../api/cri-v1-status-types.js';
 import { matchId, type Candidate } from '../cli/resolve-id.js';
 import { containerStatusDocIn, goMapString, orderBy, podStatusDocIn, statusDocJson, statusDocs, statusInfoDoc } from '../cli/output/status-doc.js';
 import { containerStatusTable, imageStatusTable, podStatusTable } from '../cli/output/status-tables.js';
@@ -23,7 +23,9 @@ export interface InspectArgs {
   verbose: boolean;
 }
 
-const NS = statusTypes as unknown as Record<string, TypeDef>;
+let ns: Record<string, TypeDef> | undefined;
+/** The status answers' types (scripts/gen-proto.mjs), parsed on first use. */
+export const statusTypes = (): Record<string, TypeDef> => (ns ??= JSON.parse(STATUS_TYPES_JSON) as Record<string, TypeDef>);
 const FULL_ID = /^[0-9a-f]{64}$/;
 
 /** The verb's flags and IDs, when they are within what the fast path handles. */
@@ -97,21 +99,21 @@ export async function runInspect(verb: InspectVerb, args: InspectArgs, rpc: Rpc)
 async function statusOf(verb: InspectVerb, id: string, args: InspectArgs, rpc: Rpc): Promise<{ table?: string; doc?: Record<string, unknown> } | undefined> {
   if (verb === 'inspecti') {
     const res = await rpc(IMAGE + 'ImageStatus', statusRequest(imageSpec(id), args.verbose));
-    const r = res && (decodeMessage(NS, 'ImageStatusResponse', res) as unknown as cri.ImageStatusResponse | undefined);
+    const r = res && (decodeMessage(statusTypes(), 'ImageStatusResponse', res) as unknown as cri.ImageStatusResponse | undefined);
     if (!r?.image) return undefined;
     if (args.table) return { table: imageStatusTable(r) + (args.verbose ? `Info: ${goMapString(r.info)}\n` : '') };
-    return { doc: statusInfoDoc(toPlain(orderBy(NS, 'Image', r.image)) as Record<string, unknown>, r.info) };
+    return { doc: statusInfoDoc(toPlain(orderBy(statusTypes(), 'Image', r.image)) as Record<string, unknown>, r.info) };
   }
   if (verb === 'inspectp') {
     const res = await rpc(RUNTIME + 'PodSandboxStatus', statusRequest(stringField(1, id), args.verbose));
-    const r = res && (decodeMessage(NS, 'PodSandboxStatusResponse', res) as unknown as cri.PodSandboxStatusResponse | undefined);
+    const r = res && (decodeMessage(statusTypes(), 'PodSandboxStatusResponse', res) as unknown as cri.PodSandboxStatusResponse | undefined);
     if (!r?.status) return undefined;
-    return args.table ? { table: podStatusTable(r, args.verbose) } : { doc: statusInfoDoc(podStatusDocIn(NS, r.status), r.info) };
+    return args.table ? { table: podStatusTable(r, args.verbose) } : { doc: statusInfoDoc(podStatusDocIn(statusTypes(), r.status), r.info) };
   }
   const res = await rpc(RUNTIME + 'ContainerStatus', statusRequest(stringField(1, id), args.verbose));
-  const r = res && (decodeMessage(NS, 'ContainerStatusResponse', res) as unknown as cri.ContainerStatusResponse | undefined);
+  const r = res && (decodeMessage(statusTypes(), 'ContainerStatusResponse', res) as unknown as cri.ContainerStatusResponse | undefined);
   if (!r?.status) return undefined;
-  return args.table ? { table: containerStatusTable(r, args.verbose) } : { doc: statusInfoDoc(containerStatusDocIn(NS, r.status), r.info) };
+  return args.table ? { table: containerStatusTable(r, args.verbose) } : { doc: statusInfoDoc(containerStatusDocIn(statusTypes(), r.status), r.info) };
 }
 
 function varint(n: number): Buffer {

@@ -15,8 +15,7 @@ import { DEFAULT_CONFIG_PATH } from '../../src/client/config-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/cli/context.js';
 import { decodeMessage, encodeMessage, loadProtoRoot } from '../../src/api/proto.js';
 import { decodeMessage as byDescriptor } from '../../src/fast/proto-decode.js';
-import statusTypes from '../../src/api/descriptors/cri-v1-status.json' with { type: 'json' };
-import type { TypeDef } from '../../src/api/proto-types.js';
+import { statusTypes } from '../../src/fast/fast-inspect.js';
 
 const EP = 'unix:///run/containerd/containerd.sock';
 
@@ -126,7 +125,7 @@ describe('CRI messages by hand', () => {
 
   it('decodes the status answers by the descriptor\'s types exactly as protobufjs does', async () => {
     const root = await loadProtoRoot('cri-v1');
-    const ns = statusTypes as unknown as Record<string, TypeDef>;
+    const ns = statusTypes();
     const same = (type: string, obj: object) => {
       const bytes = Buffer.from(encodeMessage(root, `runtime.v1.${type}`, obj));
       expect(byDescriptor(ns, type, bytes)).toStrictEqual(decodeMessage(root, `runtime.v1.${type}`, bytes));
@@ -167,13 +166,13 @@ describe('CRI messages by hand', () => {
     const root = await loadProtoRoot('cri-v1');
     // ContainerStatus{state: 9} (field 3, varint).
     const bytes = Buffer.from([0x0a, 0x02, 0x18, 0x09]);
-    const mine = byDescriptor(statusTypes as unknown as Record<string, TypeDef>, 'ContainerStatusResponse', bytes);
+    const mine = byDescriptor(statusTypes(), 'ContainerStatusResponse', bytes);
     expect(mine).toStrictEqual(decodeMessage(root, 'runtime.v1.ContainerStatusResponse', bytes));
     expect((mine!.status as { state: unknown }).state).toBe(9);
   });
 
   it('refuses a truncated message', () => {
-    expect(byDescriptor(statusTypes as unknown as Record<string, TypeDef>, 'ContainerStatusResponse', Buffer.from([0x0a, 0x05, 0x0a]))).toBeUndefined();
+    expect(byDescriptor(statusTypes(), 'ContainerStatusResponse', Buffer.from([0x0a, 0x05, 0x0a]))).toBeUndefined();
     expect(decodePods(Buffer.from([0x0a, 0x05, 0x0a]))).toBeUndefined();
   });
 });
