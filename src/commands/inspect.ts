@@ -2,6 +2,7 @@ import { inspectCommand } from '../cli/inspect-command.js';
 import { resolveContainerId } from '../cli/resolve-id.js';
 import { containerStatusDoc } from '../cli/status-output.js';
 import { containerStatusTable } from '../cli/output/status-tables.js';
+import { containerStatusError } from '../cli/inspect-errors.js';
 import type * as cri from '../api/cri.js';
 
 export default inspectCommand<cri.ContainerStatusResponse>({
@@ -12,5 +13,5 @@ export default inspectCommand<cri.ContainerStatusResponse>({
   status: (backend, containerId, verbose) => backend.containerStatus({ containerId, verbose }),
   doc: async (r) => (r.status ? containerStatusDoc(r.status) : undefined),
   table: containerStatusTable,
-  errorPrefix: (input) => `getting the status of the container "${input}"`,
+  errorPrefix: containerStatusError,
 });

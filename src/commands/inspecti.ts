@@ -3,6 +3,7 @@ import { defineCommand } from '../cli/spec.js';
 import { imageStatusTable } from '../cli/output/status-tables.js';
 import { toPlain } from '../cli/output/format.js';
 import type { ImageStatusResponse } from '../api/cri.js';
+import { noSuchImage } from '../cli/inspect-errors.js';
 
 export default defineCommand({
   summary: 'Return the status of one or more images',
@@ -28,7 +29,7 @@ export default defineCommand({
       } catch (err) {
         throw new Error(`image status for "${id}" request: ${(err as Error).message}`);
       }
-      if (!r.image) throw new Error(`no such image "${id}" present`);
+      if (!r.image) throw new Error(noSuchImage(id));
       if (output === 'table') {
         ctx.print(imageStatusTable(r) + (verbose ? `Info: ${goMapString(r.info)}\n` : ''));
         continue;

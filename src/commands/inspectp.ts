@@ -2,6 +2,7 @@ import { inspectCommand } from '../cli/inspect-command.js';
 import { resolvePodId } from '../cli/resolve-id.js';
 import { podStatusDoc } from '../cli/status-output.js';
 import { podStatusTable } from '../cli/output/status-tables.js';
+import { podStatusError } from '../cli/inspect-errors.js';
 import type * as cri from '../api/cri.js';
 
 export default inspectCommand<cri.PodSandboxStatusResponse>({
@@ -12,5 +13,5 @@ export default inspectCommand<cri.PodSandboxStatusResponse>({
   status: (backend, podSandboxId, verbose) => backend.podSandboxStatus({ podSandboxId, verbose }),
   doc: async (r) => (r.status ? podStatusDoc(r.status) : undefined),
   table: podStatusTable,
-  errorPrefix: (input) => `getting the pod sandbox status for "${input}"`,
+  errorPrefix: podStatusError,
 });

@@ -114,12 +114,18 @@ export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | und
 export interface FastOutput {
   stdout: string;
   stderr?: string;
+  /** The error line, printed on stderr after stdout (as the full CLI does). */
+  error?: string;
+  /** The exit code; 0 when absent. */
+  code?: number;
 }
 
 /** Runs the call; its output, or undefined to hand the call to the full CLI. */
 export async function runFastCall(call: FastCall): Promise<FastOutput | undefined> {
   const service = '/runtime.v1.RuntimeService/';
-  const rpc = (socket: string, method: string, message: Buffer) => unaryCall({ socket, path: service + method, message, timeoutMs: call.timeoutMs });
+  // version, pods and ps take a plain success only: any error status is the full CLI's to report.
+  const rpc = (socket: string, method: string, message: Buffer) =>
+    unaryCall({ socket, path: service + method, message, timeoutMs: call.timeoutMs }).then((r) => (Buffer.isBuffer(r) ? r : undefined));
   let socket = call.socket;
   let note: string | undefined;
   let version: Buffer | undefined;
@@ -142,7 +148,8 @@ export async function runFastCall(call: FastCall): Promise<FastOutput | undefine
   if (call.inspect) {
     const path = socket;
     const inspectRpc = (method: string, message: Buffer) => unaryCall({ socket: path, path: method, message, timeoutMs: call.timeoutMs });
-    return out(await runInspect(call.verb as InspectVerb, call.inspect, inspectRpc));
+    const r = await runInspect(call.verb as InspectVerb, call.inspect, inspectRpc);
+    return r && { stdout: r.stdout, stderr: note, error: r.error === undefined ? undefined : `isulats: ${r.error}\n`, code: r.code };
   }
   if (call.verb === 'version') {
     const res = version ?? (await rpc(socket, 'Version', VERSION_REQUEST));
@@ -210,6 +217,9 @@ export function tryFast(argv: string[]): Promise<number | undefined> | undefined
     if (output.stderr) process.stderr.write(output.stderr);
     // A reader that went away (| head -1) ends the call quietly, as crictl's does.
     process.stdout.on('error', () => process.exit(0));
-    return new Promise<number>((resolve) => process.stdout.write(output.stdout, () => resolve(0)));
+    return new Promise<number>((resolve) => process.stdout.write(output.stdout, () => {
+      if (output.error) process.stderr.write(output.error);
+      resolve(output.code ?? 0);
+    }));
   }, () => undefined);
 }

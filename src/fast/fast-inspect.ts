@@ -3,8 +3,10 @@
 // (proto-decode.ts), and printed through the same pure renderers as the full
 // CLI's commands (cli/output/status-doc.ts, status-tables.ts). It takes JSON
 // (the default) and `-o table`, `-q`, and IDs, names or unique ID prefixes
-// (resolved by one list call, as cli/resolve-id.ts does); anything else, and
-// any failure (a name that matches nothing, an error answer), goes to the full CLI.
+// (resolved by one list call, as cli/resolve-id.ts does). Of the failures it
+// prints those the full CLI words from what it knows alone: a name or prefix
+// that matches nothing or several, NotFound from the status call, an image the
+// runtime does not have. Anything else goes to the full CLI.
 import type * as cri from '../api/cri.js';
 import type { TypeDef } from '../api/proto-types.js';
 import { STATUS_TYPES_JSON } from '../api/cri-v1-status-types.js';
@@ -14,6 +16,9 @@ import { containerStatusTable, imageStatusTable, podStatusTable } from '../cli/o
 import { toPlain } from '../cli/output/to-plain.js';
 import { decodeContainers, decodePods } from './cri-wire.js';
 import { decodeMessage } from './proto-decode.js';
+import { GrpcStatus } from './h2-unary.js';
+import { containerStatusError, noSuchImage, podStatusError } from '../cli/inspect-errors.js';
+import { oneLine } from '../cli/one-line.js';
 
 export type InspectVerb = 'inspect' | 'inspectp' | 'inspecti';
 
@@ -58,59 +63,88 @@ export function parseInspectArgs(tokens: string[]): InspectArgs | undefined {
   return args;
 }
 
-/** A unary call on the chosen socket: the answer's message, or undefined for anything but a plain success. */
-export type Rpc = (path: string, message: Buffer) => Promise<Buffer | undefined>;
+/** A unary call on the chosen socket: the answer's message, an error status, or undefined for anything else. */
+export type Rpc = (path: string, message: Buffer) => Promise<Buffer | GrpcStatus | undefined>;
+
+/** What a call printed and its exit code. */
+export interface InspectOutput {
+  stdout: string;
+  /** The error line, as the full CLI prints it. */
+  error?: string;
+  code: number;
+}
+
+/** A failure the full CLI would print as `isulats: <message>` (exit 1). */
+class Printed extends Error {}
+
+const NOT_FOUND = 5;
 
 const RUNTIME = '/runtime.v1.RuntimeService/';
 const IMAGE = '/runtime.v1.ImageService/';
 
 /** What the verb prints, or undefined to hand the call to the full CLI. */
-export async function runInspect(verb: InspectVerb, args: InspectArgs, rpc: Rpc): Promise<string | undefined> {
+export async function runInspect(verb: InspectVerb, args: InspectArgs, rpc: Rpc): Promise<InspectOutput | undefined> {
   let candidates: Candidate[] | undefined;
+  const prefix = verb === 'inspect' ? containerStatusError : podStatusError;
   const resolve = async (input: string): Promise<string | undefined> => {
     if (verb === 'inspecti' || FULL_ID.test(input)) return input;
     if (!candidates) {
       // As the full CLI's resolve: every pod or container, no filter.
       const res = await rpc(RUNTIME + (verb === 'inspect' ? 'ListContainers' : 'ListPodSandbox'), Buffer.alloc(0));
-      const items = res && (verb === 'inspect' ? decodeContainers(res) : decodePods(res));
+      const items = Buffer.isBuffer(res) ? (verb === 'inspect' ? decodeContainers(res) : decodePods(res)) : undefined;
       if (!items) return undefined;
       candidates = items.map((x) => ({ id: x.id, name: x.metadata?.name }));
     }
     try {
       return matchId(candidates, input, verb === 'inspect' ? 'container' : 'sandbox');
-    } catch {
-      return undefined; // not found or ambiguous: the full CLI words the error
+    } catch (err) {
+      // Not found, or a name or prefix naming several: the full CLI's words (inspect-command.ts).
+      throw new Printed(`${prefix(input)}: ${(err as Error).message}`);
     }
   };
   let text = '';
   const docs: Record<string, unknown>[] = [];
-  for (const input of args.ids) {
-    const id = await resolve(input);
-    if (id === undefined) return undefined;
-    const printed = await statusOf(verb, id, args, rpc);
-    if (!printed) return undefined;
-    if (printed.table !== undefined) text += printed.table;
-    else docs.push(printed.doc!);
+  try {
+    for (const input of args.ids) {
+      const id = await resolve(input);
+      if (id === undefined) return undefined;
+      const printed = await statusOf(verb, id, args, rpc);
+      if (!printed) return undefined;
+      if (printed instanceof GrpcStatus) {
+        // NotFound, worded by the runtime (an empty message the full CLI words otherwise).
+        if (printed.code !== NOT_FOUND || !printed.details) return undefined;
+        throw new Printed(`${prefix(input)}: ${printed.details}`);
+      }
+      if (printed.table !== undefined) text += printed.table;
+      else docs.push(printed.doc!);
+    }
+  } catch (err) {
+    if (!(err instanceof Printed)) throw err;
+    // Tables already printed stay; documents are printed only at the end, so none.
+    return { stdout: text, error: oneLine(err.message), code: 1 };
   }
-  return args.table ? text : statusDocJson(statusDocs(docs));
+  return { stdout: args.table ? text : statusDocJson(statusDocs(docs)), code: 0 };
 }
 
 /** One status: its table text, or its document (only the form asked for: a table of a pod reads the zone's name through Intl, 8 MiB). */
-async function statusOf(verb: InspectVerb, id: string, args: InspectArgs, rpc: Rpc): Promise<{ table?: string; doc?: Record<string, unknown> } | undefined> {
+async function statusOf(verb: InspectVerb, id: string, args: InspectArgs, rpc: Rpc): Promise<{ table?: string; doc?: Record<string, unknown> } | GrpcStatus | undefined> {
   if (verb === 'inspecti') {
     const res = await rpc(IMAGE + 'ImageStatus', statusRequest(imageSpec(id), args.verbose));
-    const r = res && (decodeMessage(statusTypes(), 'ImageStatusResponse', res) as unknown as cri.ImageStatusResponse | undefined);
-    if (!r?.image) return undefined;
+    const r = Buffer.isBuffer(res) ? (decodeMessage(statusTypes(), 'ImageStatusResponse', res) as unknown as cri.ImageStatusResponse | undefined) : undefined;
+    if (!r) return undefined;
+    if (!r.image) throw new Printed(noSuchImage(id));
     if (args.table) return { table: imageStatusTable(r) + (args.verbose ? `Info: ${goMapString(r.info)}\n` : '') };
     return { doc: statusInfoDoc(toPlain(orderBy(statusTypes(), 'Image', r.image)) as Record<string, unknown>, r.info) };
   }
   if (verb === 'inspectp') {
     const res = await rpc(RUNTIME + 'PodSandboxStatus', statusRequest(stringField(1, id), args.verbose));
+    if (res instanceof GrpcStatus) return res;
     const r = res && (decodeMessage(statusTypes(), 'PodSandboxStatusResponse', res) as unknown as cri.PodSandboxStatusResponse | undefined);
     if (!r?.status) return undefined;
     return args.table ? { table: podStatusTable(r, args.verbose) } : { doc: statusInfoDoc(podStatusDocIn(statusTypes(), r.status), r.info) };
   }
   const res = await rpc(RUNTIME + 'ContainerStatus', statusRequest(stringField(1, id), args.verbose));
+  if (res instanceof GrpcStatus) return res;
   const r = res && (decodeMessage(statusTypes(), 'ContainerStatusResponse', res) as unknown as cri.ContainerStatusResponse | undefined);
   if (!r?.status) return undefined;
   return args.table ? { table: containerStatusTable(r, args.verbose) } : { doc: statusInfoDoc(containerStatusDocIn(statusTypes(), r.status), r.info) };

@@ -125,6 +125,23 @@ describe('fast path', () => {
     expect(sameAge(f.stdout)).toBe(sameAge(g.stdout));
   });
 
+  const MISSING = 'f'.repeat(64);
+  it.each<[string, () => string[]]>([
+    ['inspect of a full ID the runtime does not have (its NotFound)', () => ['inspect', MISSING]],
+    ['inspect of a name nothing has', () => ['inspect', 'no-such-container']],
+    ['inspect of an empty ID', () => ['inspect', '']],
+    ['inspect -o table of one that is there, then one that is not', () => ['inspect', '-o', 'table', ctr.running, MISSING]],
+    ['inspectp of a full ID the runtime does not have', () => ['inspectp', MISSING]],
+    ['inspectp of a name nothing has', () => ['inspectp', 'no-such-pod']],
+    ['inspecti of an image the runtime does not have', () => ['inspecti', 'no-such-image:1']],
+  ])('isulats %s fails as the full CLI does: the same output, error line and exit code', async (_, args) => {
+    const [f, g] = [await fast(args()), await full(args())];
+    expect({ code: f.code, stderr: f.stderr }).toEqual({ code: 1, stderr: g.stderr });
+    expect(g.code).toBe(1);
+    expect(sameAge(f.stdout)).toBe(sameAge(g.stdout));
+    expect(f.stderr).toMatch(/^isulats: .*(not found|no such image|cannot be empty)/);
+  });
+
   it('inspect shows the status and the peer\'s verbose info, so the comparison above compares something', async () => {
     const doc = JSON.parse((await fast(['inspect', ctr.exited])).stdout);
     expect(doc.status).toMatchObject({ id: ctr.exited, state: 'CONTAINER_EXITED', exitCode: 3, annotations: { 'example.com/note': '<a & b>' } });
@@ -142,9 +159,8 @@ describe('fast path', () => {
   });
 
   it.each([
-    [['pods', '-o', 'json']], [['ps', '--name', 'nginx']], [['-D', 'version']], [['inspectp', 'no-such-pod']], [['ps', '-r']],
-    [['inspect', 'no-such-container']], [['inspect', '-o', 'yaml', 'nginx-sidecar']], [['inspect', '--template', '{{.status.id}}', '-o', 'go-template', 'nginx-sidecar']],
-    [['inspecti', 'no-such-image:1']], [['inspect']],
+    [['pods', '-o', 'json']], [['ps', '--name', 'nginx']], [['-D', 'version']], [['ps', '-r']],
+    [['inspect', '-o', 'yaml', 'nginx-sidecar']], [['inspect', '--template', '{{.status.id}}', '-o', 'go-template', 'nginx-sidecar']], [['inspect']],
   ])('declines %j, which the full CLI then runs', async (args) => {
     expect((await fast(args)).code).toBe(97);
     const [byDefault, viaFull] = [await runCli(['-r', endpoint, ...args], { env: cleanEnv }), await full(args)];

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fastCall, runFastCall, FAST_DEFAULT_CONFIG_PATH, FAST_DEFAULT_TIMEOUT_MS } from '../../src/fast/fast-cli.js';
 import { probedNote } from '../../src/client/known-endpoints.js';
 import { decodeContainers, decodePods, decodeVersion, listContainersRequest, LIST_PODS_REQUEST, VERSION_REQUEST } from '../../src/fast/cri-wire.js';
-import { grpcTimeout, hpackValues, unaryCall } from '../../src/fast/h2-unary.js';
+import { GrpcStatus, grpcTimeout, hpackDecode, hpackValues, unaryCall } from '../../src/fast/h2-unary.js';
 import { MAX_RPC_TIMEOUT_MS } from '../../src/util/timer-delay.js';
 import { DEFAULT_CONFIG_PATH } from '../../src/client/config-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/cli/context.js';
@@ -229,19 +229,42 @@ describe('unary call over hand-made HTTP/2', () => {
     const big = Buffer.alloc(200_000, 7); // beyond the default 64 KiB windows
     const { sock, seen } = await peer({ body: big, trailers: { 'grpc-status': '0', 'grpc-message': 'OK' } });
     const got = await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/ListPodSandbox', message: LIST_PODS_REQUEST, timeoutMs: 30_000 });
-    expect(got?.equals(big)).toBe(true);
+    expect(Buffer.isBuffer(got) && got.equals(big)).toBe(true);
     expect(seen.path).toBe('/runtime.v1.RuntimeService/ListPodSandbox');
     expect(seen.body).toEqual(Buffer.from([0, 0, 0, 0, 2, 0x0a, 0x00]));
   });
 
   it.each([
-    [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-status': '2', 'grpc-message': '0' } }],
     [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-status': '0', 'grpc-message': 'something odd' } }],
-    [{ trailers: { 'grpc-status': '12', 'grpc-message': 'unknown service runtime.v1.RuntimeService' } }],
     [{ trailers: { 'grpc-status': '0' } }],
-  ])('returns nothing for anything but a plain success: %j', async (answer) => {
+    [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-message': 'no status' } }],
+  ])('returns nothing for an answer that is neither a plain success nor an error status: %j', async (answer) => {
     const { sock } = await peer(answer);
     expect(await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/Version', message: VERSION_REQUEST, timeoutMs: 30_000 })).toBeUndefined();
+  });
+
+  it.each([
+    [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-status': '2', 'grpc-message': '0' } }, 2, '0'],
+    [{ trailers: { 'grpc-status': '12', 'grpc-message': 'unknown service runtime.v1.RuntimeService' } }, 12, 'unknown service runtime.v1.RuntimeService'],
+    // Percent-encoded as the gRPC spec says, decoded as grpc-js decodes it.
+    [{ trailers: { 'grpc-status': '5', 'grpc-message': 'container %22x%22: not found %E2%98%83' } }, 5, 'container "x": not found ☃'],
+  ])('returns the status of an error answer, its header blocks decoded in full (Huffman, tables): %j', async (answer, code, details) => {
+    const { sock } = await peer(answer);
+    const got = await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/Version', message: VERSION_REQUEST, timeoutMs: 30_000 });
+    expect(got).toBeInstanceOf(GrpcStatus);
+    expect({ ...(got as GrpcStatus) }).toEqual({ code, details });
+  });
+
+  it('decodes HPACK blocks as the reference decoder does: grpc-go\'s and nghttp2\'s encodings, dynamic table across blocks', () => {
+    // grpc-go's trailers (names Huffman-coded, indexed into the dynamic table), then the same names by index.
+    const first = Buffer.from('40889acac8b21234da8f013040899acac8b5254207317f00', 'hex');
+    expect(hpackDecode([first])).toEqual([['grpc-status', '0'], ['grpc-message', '']]);
+    // Indexed 62 and 63: the dynamic table's newest first (grpc-message, then grpc-status).
+    expect(hpackDecode([first, Buffer.from([0xbe, 0xbf])])).toEqual([['grpc-status', '0'], ['grpc-message', ''], ['grpc-message', ''], ['grpc-status', '0']]);
+    // :status 200 (static 8), content-type with a static name and a Huffman value.
+    expect(hpackDecode([Buffer.from('885f8b1d75d0620d263d4c4d6564', 'hex')])).toEqual([[':status', '200'], ['content-type', 'application/grpc']]);
+    expect(hpackDecode([Buffer.from('4088', 'hex')])).toBeUndefined();
+    expect(hpackDecode([Buffer.from([0xc0])])).toBeUndefined(); // index 64: nothing there
   });
 
   it('probes like the full CLI: passes over absent sockets, uses the first that answers, declines on a stale one', async () => {
