@@ -127,9 +127,15 @@ describe('the single executable', () => {
       expect(fast.stdout).toBe(full.stdout);
       rmSync(seaDir, { recursive: true, force: true });
     }
+    // A name nothing has: the fast path's error is the full CLI's.
+    const missing = ['inspect', 'no-such-container'];
+    const [fastMissing, fullMissing] = [call(missing, { ISULATS_FAST_PATH: 'require' }), call(missing, { ISULATS_NO_FAST_PATH: '1' })];
+    expect({ status: fastMissing.status, stderr: fastMissing.stderr }).toEqual({ status: 1, stderr: fullMissing.stderr });
+    expect(fastMissing.stderr).toMatch(/not found/);
     // What it declines runs in the full CLI, from the asset bundle: the same answer as asked outright.
-    expect(call(['inspect', 'no-such-container'], { ISULATS_FAST_PATH: 'require' }).status).toBe(97);
-    const [viaFast, viaFull] = [call(['inspect', 'no-such-container'], {}), call(['inspect', 'no-such-container'], { ISULATS_NO_FAST_PATH: '1' })];
+    const yaml = ['inspect', '-o', 'yaml', 'no-such-container'];
+    expect(call(yaml, { ISULATS_FAST_PATH: 'require' }).status).toBe(97);
+    const [viaFast, viaFull] = [call(yaml, {}), call(yaml, { ISULATS_NO_FAST_PATH: '1' })];
     expect(viaFast.status).toBe(1);
     expect(viaFast.stderr).toBe(viaFull.stderr);
     expect(viaFast.stderr).toMatch(/not found/);
