@@ -17,27 +17,18 @@
 const daemonRun = process.env.ISULATS_DAEMON_RUN !== undefined && process.argv.includes('daemon');
 const argv = process.argv.slice(2);
 
-// `version`, `pods` and `ps` against a remote socket first try a small bundle of
-// their own (src/fast/fast-cli.ts) that costs about what `node -e 0` does; it
-// declines anything it does not handle exactly as the full CLI, which then runs.
-// ISULATS_NO_FAST_PATH=1 always runs the full CLI; ISULATS_FAST_PATH=require makes
-// a declined call fail instead (both for tests, which compare the two paths).
-let fast;
-if (!daemonRun && !process.env.ISULATS_NO_FAST_PATH) {
+// `version`, `pods`, `ps` and the inspect verbs against a remote socket first try a
+// small bundle of their own (src/fast/fast-cli.ts) that costs about what `node -e 0`
+// does; it declines anything it does not handle exactly as the full CLI, which then
+// runs (fastThenFull; ISULATS_NO_FAST_PATH=1 and ISULATS_FAST_PATH=require are for tests).
+let fastThenFull;
+if (!daemonRun) {
   try {
-    fast = require('../dist/isulats-fast.cjs').tryFast(argv);
+    ({ fastThenFull } = require('../dist/isulats-fast.cjs'));
   } catch {}
 }
-const declined = () => {
-  if (process.env.ISULATS_FAST_PATH !== 'require') return runFull();
-  process.stderr.write('isulats: the fast path declined this call (ISULATS_FAST_PATH=require)\n');
-  process.exit(97);
-};
-if (fast) {
-  fast.then((code) => (code === undefined ? declined() : process.exit(code)));
-} else {
-  declined();
-}
+if (fastThenFull) fastThenFull(argv, runFull);
+else runFull();
 
 function runFull() {
   const { readFileSync, renameSync, writeFileSync } = require('node:fs');

@@ -1,8 +1,10 @@
 // Builds the single executable: one file that is the whole of isulats (CLI, embedded engine,
 // daemon, native addon, helper binaries, protocol descriptors) for a node that has runc, conmon
-// and the CNI plugins but no Node.js. Node's single executable application support: the CLI
-// bundled from src/sea/main.ts into one CommonJS script, the rest as assets, a blob made by
-// `node --experimental-sea-config`, injected with postject into a copy of this node binary.
+// and the CNI plugins but no Node.js. Node's single executable application support: the main
+// script is src/sea/main.ts (the CLI's fast path, a few tens of kB, with V8's code cache), the
+// full CLI (src/sea/full.ts) one CommonJS bundle carried as an asset with a code cache made here,
+// the rest as assets; a blob made by `node --experimental-sea-config`, injected with postject
+// into a copy of this node binary.
 // Needs `npm run build` first (the addon and the helpers). Usage:
 //   node scripts/build-sea.mjs [--out dist/sea/isulats]
 import { build } from 'esbuild';
@@ -28,23 +30,26 @@ if (missing.length > 0 || !existsSync('dist/descriptors')) {
 rmSync(work, { recursive: true, force: true });
 mkdirSync(join(work, 'assets'), { recursive: true });
 
+const bundle = { outdir: work, outExtension: { '.js': '.cjs' }, bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, logLevel: 'warning' };
+// The main script: the fast path only (built-in modules only, which the single executable's own require loads).
+await build({ ...bundle, entryPoints: { 'isulats-sea': 'src/sea/main.ts' } });
 await build({
-  entryPoints: { 'isulats-sea': 'src/sea/main.ts' },
-  outdir: work,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  minify: true,
+  ...bundle,
+  entryPoints: { 'isulats-sea-full': 'src/sea/full.ts' },
   external: ['typescript', '*.node'],
   supported: { 'dynamic-import': false },
   define: { 'import.meta.url': '__isulatsUrl' },
-  // The require a single executable gives its script loads built-in modules only: the bundle's
-  // own (the addon, package.json for oclif) need a real one. `var` may redeclare the parameter.
+  // The bundle's own requires (the addon, package.json for oclif) need a real require, made
+  // from the executable's path. `var` may redeclare the parameter.
   banner: { js: "var require=require('node:module').createRequire(__filename);const __isulatsUrl=require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
 });
+// V8's code cache of the full CLI, made by this node binary (the executable is a copy of it, so V8
+// takes it); src/sea/main.ts compiles the bundle with it. As `useCodeCache` for the main script.
+const fullBundle = join(work, 'isulats-sea-full.cjs');
+const fullCache = join(work, 'isulats-sea-full.cjs.v8cache');
+const cacheScript = "const fs=require('fs'),vm=require('vm'),{Module}=require('module');" +
+  'fs.writeFileSync(process.argv[2],new vm.Script(Module.wrap(fs.readFileSync(process.argv[1],"utf8"))).createCachedData())';
+run(process.execPath, ['-e', cacheScript, fullBundle, fullCache]);
 
 // Asset key = its path under the install root the executable recreates; value = [source, mode].
 const assets = new Map();
@@ -61,7 +66,7 @@ for (const key of [...assets.keys()].sort()) {
   hash.update(`${key}\0${mode}\0`).update(readFileSync(source));
   files[key] = mode;
 }
-hash.update(readFileSync(join(work, 'isulats-sea.cjs'))); // a new CLI build gets a fresh dir too
+hash.update(readFileSync(join(work, 'isulats-sea.cjs'))).update(readFileSync(fullBundle)); // a new CLI build gets a fresh dir too
 const manifestFile = join(work, 'assets', 'sea-manifest.json');
 writeFileSync(manifestFile, JSON.stringify({ hash: hash.digest('hex'), files }));
 
@@ -71,7 +76,13 @@ const seaConfig = {
   disableExperimentalSEAWarning: true,
   // V8's code cache of the script, made at build time: start-up compiles nothing it covers.
   useCodeCache: true,
-  assets: { 'sea-manifest.json': manifestFile, ...Object.fromEntries([...assets].map(([k, [source]]) => [k, resolve(source)])) },
+  assets: {
+    'sea-manifest.json': manifestFile,
+    // Read in memory by src/sea/main.ts, never unpacked (not in the manifest).
+    'isulats-sea-full.cjs': fullBundle,
+    'isulats-sea-full.cjs.v8cache': fullCache,
+    ...Object.fromEntries([...assets].map(([k, [source]]) => [k, resolve(source)])),
+  },
 };
 writeFileSync(join(work, 'sea-config.json'), JSON.stringify(seaConfig, null, 2));
 

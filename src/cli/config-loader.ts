@@ -8,19 +8,10 @@ import type { INamespace } from 'protobufjs';
 import type * as cri from '../api/cri.js';
 import { invalidArgument } from '../runtime/errors.js';
 import { loadYaml } from '../util/cjs.js';
+import { lookupType, type FieldDef, type TypeDef } from '../api/proto-types.js';
 
-export interface FieldDef {
-  type: string;
-  id: number;
-  rule?: string;
-  keyType?: string;
-}
-
-export interface TypeDef {
-  fields?: Record<string, FieldDef>;
-  values?: Record<string, number>;
-  nested?: Record<string, TypeDef>;
-}
+export type { FieldDef, TypeDef } from '../api/proto-types.js';
+export { lookupType } from '../api/proto-types.js';
 
 export type ConfigKind = 'pod' | 'container';
 
@@ -157,16 +148,6 @@ function typedScalar(enumType: TypeDef | undefined, type: string, v: unknown, pa
 function scalar(v: unknown): unknown {
   if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   return v;
-}
-
-export function lookupType(ns: Record<string, TypeDef>, name: string): TypeDef | undefined {
-  let scope: Record<string, TypeDef> | undefined = ns;
-  let found: TypeDef | undefined;
-  for (const part of name.split('.')) {
-    found = scope?.[part];
-    scope = found?.nested;
-  }
-  return found;
 }
 
 /** The runtime.v1 message definitions (precompiled descriptor, field declaration order). */

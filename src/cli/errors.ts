@@ -2,6 +2,7 @@
 // crictl exits 1 on any error; `exec` passes the remote process's code through
 // (ExitCodeError), which prints nothing of its own.
 import { IsulatsError } from '../runtime/errors.js';
+import { oneLine } from './one-line.js';
 
 export class ExitCodeError extends Error {
   constructor(readonly code: number) {
@@ -24,9 +25,7 @@ export function formatError(err: unknown): string {
   return oneLine(String(err));
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, '; ').trim();
-}
+
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof ExitCodeError) return err.code;

@@ -1,6 +1,8 @@
 // The embedded backend: the engine in this process, behind the same interface
 // as a remote runtime. Exec and attach run in-process (no streaming URL).
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type * as cri from '../api/cri.js';
 import type { BackendOptions, CriBackend, IsulatsExtras, StreamIO } from './backend.js';
 import type { Engine } from '../runtime/engine.js';
@@ -37,8 +39,30 @@ export async function openEmbeddedBackend(opts: BackendOptions & { daemonConfig?
   const { Engine } = await import('../runtime/engine.js');
   // The daemon passes its config: its engine owns the long-lived NRI (socket included).
   const log = opts.engineLog ?? { warn: (m: string) => opts.debug?.(`warning: ${m}`), info: () => undefined };
-  const engine = await Engine.open({ ...engineOptions(cfg, log, opts.daemonConfig ? 'daemon' : 'embedded'), debug: log.debug ?? opts.debug });
-  return new EmbeddedBackend(engine, `embedded (${cfg.root})`, cfg);
+  const scratch = opts.readOnly ? scratchStateFor(cfg.state) : undefined;
+  const engineCfg = scratch ? { ...cfg, state: scratch.dir } : cfg;
+  const engine = await Engine.open({ ...engineOptions(engineCfg, log, opts.daemonConfig ? 'daemon' : 'embedded'), debug: log.debug ?? opts.debug })
+    .catch((err: unknown) => {
+      scratch?.remove();
+      throw err;
+    });
+  const backend = new EmbeddedBackend(engine, `embedded (${cfg.root})`, cfg);
+  if (scratch) backend.onClose(scratch.remove);
+  return backend;
+}
+
+/**
+ * After a reboot the state dir (on tmpfs) is gone while the root is not. A read-only verb then
+ * reads the root through an engine whose state is a scratch dir of its own, removed when the call
+ * ends: it creates nothing of the engine's, and sees what the first verb that changes something
+ * will see (nothing of the last boot runs). Undefined when the state dir is there.
+ */
+function scratchStateFor(state: string): { dir: string; remove: () => void } | undefined {
+  if (existsSync(state)) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'isulats-readonly-state-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove); // also when the call ends without closing its backend
+  return { dir, remove };
 }
 
 async function cliEngineConfig(opts: BackendOptions): Promise<DaemonConfig> {
@@ -149,8 +173,19 @@ export class EmbeddedBackend {
     return this.engine.streamInProcess(kind, req, io);
   }
 
-  close(): Promise<void> {
-    return this.engine.close();
+  private readonly closers: (() => void)[] = [];
+
+  /** Runs `fn` after the engine closed (the read-only scratch state's removal). */
+  onClose(fn: () => void): void {
+    this.closers.push(fn);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.engine.close();
+    } finally {
+      for (const fn of this.closers) fn();
+    }
   }
 }
 

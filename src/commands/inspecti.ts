@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
 import { defineCommand } from '../cli/spec.js';
-import { humanSize } from '../cli/output/units.js';
+import { imageStatusTable } from '../cli/output/status-tables.js';
 import { toPlain } from '../cli/output/format.js';
 import type { ImageStatusResponse } from '../api/cri.js';
+import { noSuchImage } from '../cli/inspect-errors.js';
 
 export default defineCommand({
   summary: 'Return the status of one or more images',
@@ -28,7 +29,7 @@ export default defineCommand({
       } catch (err) {
         throw new Error(`image status for "${id}" request: ${(err as Error).message}`);
       }
-      if (!r.image) throw new Error(`no such image "${id}" present`);
+      if (!r.image) throw new Error(noSuchImage(id));
       if (output === 'table') {
         ctx.print(imageStatusTable(r) + (verbose ? `Info: ${goMapString(r.info)}\n` : ''));
         continue;
@@ -39,13 +40,3 @@ export default defineCommand({
     if (docs.length && output !== 'table') ctx.print(await renderStatusDoc(statusDocs(docs), output, ctx.flags.template));
   },
 });
-
-/** The table form without the verbose Info line. */
-export function imageStatusTable(r: ImageStatusResponse): string {
-  const image = r.image!;
-  let s = `ID: ${image.id}\n`;
-  for (const tag of image.repoTags) s += `Tag: ${tag}\n`;
-  for (const digest of image.repoDigests) s += `Digest: ${digest}\n`;
-  s += `Size: ${humanSize(Number(image.size))}\n`;
-  return s;
-}

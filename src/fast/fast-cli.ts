@@ -1,5 +1,6 @@
 // The fast path of the commonest read-only calls against a unix socket:
-// `version`, `pods` and `ps` (table, -q, -a, --no-trunc), on the socket named
+// `version`, `pods` and `ps` (table, -q, -a, --no-trunc), `inspect`, `inspectp`
+// and `inspecti` (JSON or -o table, -q; fast-inspect.ts), on the socket named
 // (-r, CONTAINER_RUNTIME_ENDPOINT) or else the first known one that answers. bin/isulats tries it
 // before loading the full CLI bundle (1.5 MB: oclif's parser, grpc-js,
 // protobufjs), which costs a call about twice Node's own start. Anything this
@@ -21,8 +22,9 @@ import { CONTAINERS_HEADER, containerRow, PODS_HEADER, podRow } from '../cli/out
 import { ago } from '../cli/output/units.js';
 import { decodeContainers, decodePods, decodeVersion, LIST_PODS_REQUEST, listContainersRequest, VERSION_REQUEST } from './cri-wire.js';
 import { unaryCall } from './h2-unary.js';
+import { parseInspectArgs, runInspect, type InspectArgs, type InspectVerb } from './fast-inspect.js';
 
-type Verb = 'version' | 'pods' | 'ps';
+type Verb = 'version' | 'pods' | 'ps' | InspectVerb;
 
 // The full CLI's defaults (src/client/config-file.ts, src/cli/context.ts), repeated here because
 // importing those modules would bring their lazy imports (yaml, grpc-js, the engine) into this
@@ -39,16 +41,22 @@ interface FastCall {
   quiet: boolean;
   all: boolean;
   noTrunc: boolean;
+  /** inspect, inspectp, inspecti: their IDs and output. */
+  inspect?: InspectArgs;
 }
 
-const VERBS: Record<string, Verb> = { version: 'version', pods: 'pods', pod: 'pods', ps: 'ps', container: 'ps', containers: 'ps' };
+const VERBS: Record<string, Verb> = {
+  version: 'version', pods: 'pods', pod: 'pods', ps: 'ps', container: 'ps', containers: 'ps',
+  inspect: 'inspect', inspectp: 'inspectp', inspecti: 'inspecti',
+};
+type ListVerb = 'version' | 'pods' | 'ps';
 /** Each verb's flags the fast path takes (long name → field); short ones may be grouped (-aq). */
-const LONG: Record<Verb, Record<string, 'quiet' | 'all' | 'noTrunc'>> = {
+const LONG: Record<ListVerb, Record<string, 'quiet' | 'all' | 'noTrunc'>> = {
   version: {},
   pods: { '--quiet': 'quiet', '--no-trunc': 'noTrunc' },
   ps: { '--quiet': 'quiet', '--all': 'all', '--no-trunc': 'noTrunc' },
 };
-const SHORT: Record<Verb, Record<string, 'quiet' | 'all'>> = { version: {}, pods: { q: 'quiet' }, ps: { q: 'quiet', a: 'all' } };
+const SHORT: Record<ListVerb, Record<string, 'quiet' | 'all'>> = { version: {}, pods: { q: 'quiet' }, ps: { q: 'quiet', a: 'all' } };
 
 /** The call, when argv and the environment are within what the fast path handles. */
 export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | undefined {
@@ -69,11 +77,18 @@ export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | und
   const verb = VERBS[argv[i++]];
   if (!verb || env.CRI_CONFIG_FILE || existsSync(FAST_DEFAULT_CONFIG_PATH)) return undefined;
   const call: FastCall = { verb, socket: '', probe: [], timeoutMs: FAST_DEFAULT_TIMEOUT_MS, quiet: false, all: false, noTrunc: false };
+  if (verb === 'inspect' || verb === 'inspectp' || verb === 'inspecti') {
+    call.inspect = parseInspectArgs(argv.slice(i));
+    // inspecti asks the image service, which may be elsewhere.
+    if (!call.inspect || (verb === 'inspecti' && env.IMAGE_SERVICE_ENDPOINT)) return undefined;
+    i = argv.length;
+  }
   for (; i < argv.length; i++) {
     const tok = argv[i];
-    const long = LONG[verb][tok];
+    const lv = verb as ListVerb;
+    const long = LONG[lv][tok];
     if (long) call[long] = true;
-    else if (/^-[a-z]+$/.test(tok) && [...tok.slice(1)].every((c) => SHORT[verb][c])) for (const c of tok.slice(1)) call[SHORT[verb][c]] = true;
+    else if (/^-[a-z]+$/.test(tok) && [...tok.slice(1)].every((c) => SHORT[lv][c])) for (const c of tok.slice(1)) call[SHORT[lv][c]] = true;
     else return undefined;
   }
   try {
@@ -99,12 +114,18 @@ export function fastCall(argv: string[], env: NodeJS.ProcessEnv): FastCall | und
 export interface FastOutput {
   stdout: string;
   stderr?: string;
+  /** The error line, printed on stderr after stdout (as the full CLI does). */
+  error?: string;
+  /** The exit code; 0 when absent. */
+  code?: number;
 }
 
 /** Runs the call; its output, or undefined to hand the call to the full CLI. */
 export async function runFastCall(call: FastCall): Promise<FastOutput | undefined> {
   const service = '/runtime.v1.RuntimeService/';
-  const rpc = (socket: string, method: string, message: Buffer) => unaryCall({ socket, path: service + method, message, timeoutMs: call.timeoutMs });
+  // version, pods and ps take a plain success only: any error status is the full CLI's to report.
+  const rpc = (socket: string, method: string, message: Buffer) =>
+    unaryCall({ socket, path: service + method, message, timeoutMs: call.timeoutMs }).then((r) => (Buffer.isBuffer(r) ? r : undefined));
   let socket = call.socket;
   let note: string | undefined;
   let version: Buffer | undefined;
@@ -124,6 +145,12 @@ export async function runFastCall(call: FastCall): Promise<FastOutput | undefine
     if (!socket) return undefined; // the embedded engine's turn
   }
   const out = (text: string | undefined) => (text === undefined ? undefined : { stdout: text, stderr: note });
+  if (call.inspect) {
+    const path = socket;
+    const inspectRpc = (method: string, message: Buffer) => unaryCall({ socket: path, path: method, message, timeoutMs: call.timeoutMs });
+    const r = await runInspect(call.verb as InspectVerb, call.inspect, inspectRpc);
+    return r && { stdout: r.stdout, stderr: note, error: r.error === undefined ? undefined : `isulats: ${r.error}\n`, code: r.code };
+  }
   if (call.verb === 'version') {
     const res = version ?? (await rpc(socket, 'Version', VERSION_REQUEST));
     const v = res && decodeVersion(res);
@@ -155,7 +182,30 @@ function psText(containers: cri.Container[], call: FastCall): string {
 }
 
 /**
- * bin/isulats's entry: undefined at once when the call is not one for the fast
+ * The entry of both shipped forms (bin/isulats.cjs, src/sea/main.ts): the fast path when it
+ * takes the call, else `full` (the full CLI). ISULATS_NO_FAST_PATH=1 always runs the full CLI;
+ * ISULATS_FAST_PATH=require makes a declined call exit 97 instead (for tests comparing the paths).
+ */
+export function fastThenFull(argv: string[], full: () => void): void {
+  let fast: Promise<number | undefined> | undefined;
+  if (!process.env.ISULATS_NO_FAST_PATH) {
+    try {
+      fast = tryFast(argv);
+    } catch {
+      // a fault here must never cost the call: the full CLI runs it
+    }
+  }
+  const declined = () => {
+    if (process.env.ISULATS_FAST_PATH !== 'require') return full();
+    process.stderr.write('isulats: the fast path declined this call (ISULATS_FAST_PATH=require)\n');
+    process.exit(97);
+  };
+  if (fast) void fast.then((code) => (code === undefined ? declined() : process.exit(code)));
+  else declined();
+}
+
+/**
+ * The fast path's own entry: undefined at once when the call is not one for the fast
  * path, else a promise of the exit code, or of undefined when the full CLI must
  * run it after all. Nothing is printed in that case.
  */
@@ -167,6 +217,9 @@ export function tryFast(argv: string[]): Promise<number | undefined> | undefined
     if (output.stderr) process.stderr.write(output.stderr);
     // A reader that went away (| head -1) ends the call quietly, as crictl's does.
     process.stdout.on('error', () => process.exit(0));
-    return new Promise<number>((resolve) => process.stdout.write(output.stdout, () => resolve(0)));
+    return new Promise<number>((resolve) => process.stdout.write(output.stdout, () => {
+      if (output.error) process.stderr.write(output.error);
+      resolve(output.code ?? 0);
+    }));
   }, () => undefined);
 }

@@ -1,27 +1,34 @@
 // The start of the single executable (scripts/build-sea.mjs): Node's single executable
-// application support runs this bundle from inside a copy of the node binary. The files a
-// checkout or a package has beside the bundle (the native addon, the pause, pinns and ttyexec
-// helpers, the protocol descriptors, package.json) travel as the executable's assets; they are
-// written once per content into a private directory, which the bundled CLI and daemon then use
-// as their install root.
-import { getAsset, isSea } from 'node:sea';
-import { extractAssets, pickUnpackBase, unpackCandidates, type SeaManifest } from './extract.js';
-import { INSTALL_ROOT_VARIABLE } from '../util/repo-root.js';
+// application support runs this small script from inside a copy of the node binary. As
+// bin/isulats does, it first tries the fast path (src/fast/), which needs none of the assets:
+// a call it takes unpacks nothing and compiles nothing else. Otherwise it compiles the full
+// CLI (src/sea/full.ts, carried as the asset FULL_ASSET) from the V8 code cache made at
+// build time, and runs it.
+import { getAsset } from 'node:sea';
+import { Module, createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Script } from 'node:vm';
+import { fastThenFull } from '../fast/fast-cli.js';
 
-async function start(): Promise<void> {
-  if (!isSea()) throw new Error('this bundle runs only as the single executable (scripts/build-sea.mjs)');
-  const manifest = JSON.parse(getAsset('sea-manifest.json', 'utf8')) as SeaManifest;
-  const root = extractAssets(manifest, (key) => Buffer.from(getAsset(key)), pickUnpackBase(unpackCandidates()));
-  process.env[INSTALL_ROOT_VARIABLE] = root;
-  process.env.ISULATS_NATIVE = `${root}/build/Release/isulats.node`;
-  // Node's flags cannot be given to a single executable, so the daemon does not re-execute
-  // itself under its own (see process-tuning.ts): it runs with Node's defaults.
-  process.env.ISULATS_DAEMON_REEXEC ??= '0';
-  const { main } = await import('../cli/main.js');
-  await main(process.argv.slice(2));
+/** The full CLI's bundle and its code cache, as build-sea.mjs names the assets. */
+const FULL_ASSET = 'isulats-sea-full.cjs';
+const FULL_CACHE_ASSET = 'isulats-sea-full.cjs.v8cache';
+
+const argv = process.argv.slice(2);
+
+function runFull(): void {
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = Buffer.from(getAsset(FULL_CACHE_ASSET));
+  } catch {
+    // built without one: compiled from source
+  }
+  // The bundle sees the executable as its file, as a single executable's main script does.
+  const file = process.execPath;
+  const script = new Script(Module.wrap(getAsset(FULL_ASSET, 'utf8')), { filename: file, cachedData });
+  const mod = { exports: {} as { main(argv: string[]): Promise<void> } };
+  script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
+  void mod.exports.main(argv);
 }
 
-start().catch((err: unknown) => {
-  process.stderr.write(`isulats: ${(err as Error).message}\n`);
-  process.exit(1);
-});
+fastThenFull(argv, runFull);

@@ -3,9 +3,10 @@
 // through ISULATS_KNOWN_ENDPOINTS, since no test may reach /run/containerd),
 // said on stderr; the embedded engine when none answers, said once for a verb
 // that changes state; ISULATS_DAEMON_SOCKET as a unix:// URL; and read-only
-// verbs that leave a fresh engine root and state dir uncreated.
+// verbs that leave a fresh engine root and state dir uncreated, and a missing
+// state dir (a reboot emptied /run) uncreated while they read the root.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../rig/cli.js';
 import { rigEnv } from '../rig/rig-env.js';
@@ -111,4 +112,46 @@ describe('read-only verbs on an engine that never ran', () => {
     expect(existsSync(root)).toBe(false);
     expect(existsSync(state)).toBe(false);
   });
+});
+
+describe('read-only verbs on a root whose state dir is gone (after a reboot)', () => {
+  it('read the root through the embedded engine and create no state dir, nor leave a scratch one', async () => {
+    const root = join(dir, 'kept-root');
+    const state = join(dir, 'lost-state');
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    // TMPDIR: where the engine's scratch state goes for the call, checked empty after.
+    const env = baseEnv({ ISULATS_KNOWN_ENDPOINTS: '', TMPDIR: tmp });
+    const base = ['--root', root, '--state', state];
+    writeFileSync(join(dir, 'ro-pod.json'), JSON.stringify({
+      metadata: { name: 'before-reboot', namespace: 'ro', uid: 'b1c5e0a2-5d6f-4c1e-9a53-0c1f5f8e2a10', attempt: 0 },
+      linux: { security_context: { namespace_options: { network: 2 } } },
+    }));
+    const runp = await cli([...base, 'runp', join(dir, 'ro-pod.json')], env);
+    expect(runp.code, runp.stderr).toBe(0);
+    const pod = runp.stdout.trim();
+    try {
+      expect((await cli([...base, 'stopp', pod], env)).code).toBe(0);
+      // Nothing of the stopped pod is mounted under the state dir, which a reboot now empties.
+      expect(readFileSync('/proc/self/mountinfo', 'utf8')).not.toContain(state);
+      rmSync(state, { recursive: true });
+
+      const pods = await cli([...base, 'pods'], env);
+      expect({ code: pods.code, stderr: pods.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(pods.stdout).toMatch(/before-reboot\s+ro\s/);
+      const inspectp = await cli([...base, 'inspectp', pod], env);
+      expect(inspectp.code, inspectp.stderr).toBe(0);
+      expect(JSON.parse(inspectp.stdout).status).toMatchObject({ id: pod, state: 'SANDBOX_NOTREADY' });
+      for (const args of [['version'], ['ps', '-a'], ['images'], ['stats'], ['statsp'], ['imagefsinfo'], ['info']]) {
+        const r = await cli([...base, ...args], env);
+        expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
+      }
+      const missing = await cli([...base, 'inspect', 'abc123'], env);
+      expect(missing.code).toBe(1);
+      expect(existsSync(state)).toBe(false);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      await cli([...base, 'rmp', '-f', pod], env);
+    }
+  }, 120_000);
 });

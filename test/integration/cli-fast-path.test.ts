@@ -1,7 +1,9 @@
-// bin/isulats's fast path (src/fast/): `version`, `pods` and `ps` against a
-// named socket print exactly what the full CLI prints, against the rig's real
-// peer with a kubelet-shaped pod and two containers (one running, one only
-// created); every other form, and every failure, goes to the full CLI.
+// bin/isulats's fast path (src/fast/): `version`, `pods`, `ps`, `inspect`,
+// `inspectp` and `inspecti` against a named socket print exactly what the full
+// CLI prints, against the rig's real peer (containerd, or `isulats daemon` with
+// ISULATS_TEST_PEER=isulats) with a kubelet-shaped pod and three containers (one
+// running, one only created, one exited); every other form, and every failure,
+// goes to the full CLI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../rig/cli.js';
@@ -13,6 +15,9 @@ let endpoint: string;
 let dir: string;
 let cri: RawCriClient;
 let podId = '';
+let podName = '';
+let image = '';
+const ctr: Record<'running' | 'created' | 'exited', string> = { running: '', created: '', exited: '' };
 
 /** No config file, no endpoint from the environment: the call names its socket with -r. */
 const cleanEnv = { CONTAINER_RUNTIME_ENDPOINT: '', CRI_CONFIG_FILE: '' };
@@ -34,6 +39,8 @@ beforeAll(async () => {
   await cri.image('PullImage', { image: { image: env.ISULATS_TEST_BUSYBOX } });
   const uid = `5f1d8c3e-2b7a-4c1e-9d3f-${String(process.pid).padStart(12, '0')}`;
   const name = `web-frontend-7d9c8b6f5-x2k4q-${process.pid}`;
+  podName = name;
+  image = env.ISULATS_TEST_BUSYBOX;
   const podConfig = {
     metadata: { name, uid, namespace: 'fast-path-e2e', attempt: 1 },
     logDirectory: join(dir, 'logs'),
@@ -43,20 +50,29 @@ beforeAll(async () => {
     linux: { securityContext: { namespaceOptions: { network: 2 } } },
   };
   podId = (await cri.runtime('RunPodSandbox', { config: podConfig }, 60_000)).podSandboxId;
-  const container = (ctrName: string) => ({
+  const container = (ctrName: string, command = ['sleep', '3600']) => ({
     podSandboxId: podId,
     config: {
       metadata: { name: ctrName, attempt: 2 },
       image: { image: env.ISULATS_TEST_BUSYBOX },
-      command: ['sleep', '3600'],
+      command,
+      // Characters Go's JSON escapes (<, >, &) and a JSON-looking value, for inspect's document.
+      annotations: { 'example.com/note': '<a & b>', 'example.com/json': '{"k": [1, 2]}' },
+      mounts: [{ containerPath: '/data', hostPath: dir, readonly: true }],
       labels: { 'io.kubernetes.container.name': ctrName, 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'fast-path-e2e' },
       logPath: `${ctrName}/0.log`,
     },
     sandboxConfig: podConfig,
   });
-  const running = (await cri.runtime('CreateContainer', container('nginx-sidecar'))).containerId;
-  await cri.runtime('StartContainer', { containerId: running });
-  await cri.runtime('CreateContainer', container('init-config'));
+  ctr.running = (await cri.runtime('CreateContainer', container('nginx-sidecar'))).containerId;
+  await cri.runtime('StartContainer', { containerId: ctr.running });
+  ctr.created = (await cri.runtime('CreateContainer', container('init-config'))).containerId;
+  ctr.exited = (await cri.runtime('CreateContainer', container('migrate-db', ['sh', '-c', 'exit 3']))).containerId;
+  await cri.runtime('StartContainer', { containerId: ctr.exited });
+  for (let i = 0; i < 100; i++) {
+    if ((await cri.runtime('ContainerStatus', { containerId: ctr.exited })).status.state === 'CONTAINER_EXITED') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -83,6 +99,57 @@ describe('fast path', () => {
     expect(sameAge(f.stdout)).toBe(sameAge(g.stdout));
   });
 
+  // Factories: the IDs exist only once beforeAll ran.
+  it.each<[string, () => string[]]>([
+    ['inspect (running)', () => ['inspect', ctr.running]],
+    ['inspect (created)', () => ['inspect', ctr.created]],
+    ['inspect (exited)', () => ['inspect', ctr.exited]],
+    ['inspect of three, as one array', () => ['inspect', ctr.running, ctr.created, ctr.exited]],
+    ['inspect by name', () => ['inspect', 'nginx-sidecar']],
+    ['inspect by ID prefix, -o json', () => ['inspect', '-o', 'json', ctr.exited.slice(0, 12)]],
+    ['inspect -q', () => ['inspect', '-q', ctr.running]],
+    ['inspect -o table', () => ['inspect', '-o', 'table', ctr.running]],
+    ['inspect --output=table -q (exited)', () => ['inspect', ctr.exited, '--output=table', '-q']],
+    ['inspectp', () => ['inspectp', podId]],
+    ['inspectp by name', () => ['inspectp', podName]],
+    ['inspectp -o table', () => ['inspectp', '-o', 'table', podId.slice(0, 8)]],
+    ['inspectp --quiet', () => ['inspectp', '--quiet', podId]],
+    ['inspecti', () => ['inspecti', image]],
+    ['inspecti -o table', () => ['inspecti', '-o', 'table', image]],
+    ['inspecti -q', () => ['inspecti', '-q', image]],
+  ])('isulats %s prints what the full CLI prints', async (_, args) => {
+    const [f, g] = [await fast(args()), await full(args())];
+    expect(f.stderr).toBe('');
+    expect(f.code).toBe(0);
+    expect(g.code).toBe(0);
+    expect(sameAge(f.stdout)).toBe(sameAge(g.stdout));
+  });
+
+  const MISSING = 'f'.repeat(64);
+  it.each<[string, () => string[]]>([
+    ['inspect of a full ID the runtime does not have (its NotFound)', () => ['inspect', MISSING]],
+    ['inspect of a name nothing has', () => ['inspect', 'no-such-container']],
+    ['inspect of an empty ID', () => ['inspect', '']],
+    ['inspect -o table of one that is there, then one that is not', () => ['inspect', '-o', 'table', ctr.running, MISSING]],
+    ['inspectp of a full ID the runtime does not have', () => ['inspectp', MISSING]],
+    ['inspectp of a name nothing has', () => ['inspectp', 'no-such-pod']],
+    ['inspecti of an image the runtime does not have', () => ['inspecti', 'no-such-image:1']],
+  ])('isulats %s fails as the full CLI does: the same output, error line and exit code', async (_, args) => {
+    const [f, g] = [await fast(args()), await full(args())];
+    expect({ code: f.code, stderr: f.stderr }).toEqual({ code: 1, stderr: g.stderr });
+    expect(g.code).toBe(1);
+    expect(sameAge(f.stdout)).toBe(sameAge(g.stdout));
+    expect(f.stderr).toMatch(/^isulats: .*(not found|no such image|cannot be empty)/);
+  });
+
+  it('inspect shows the status and the peer\'s verbose info, so the comparison above compares something', async () => {
+    const doc = JSON.parse((await fast(['inspect', ctr.exited])).stdout);
+    expect(doc.status).toMatchObject({ id: ctr.exited, state: 'CONTAINER_EXITED', exitCode: 3, annotations: { 'example.com/note': '<a & b>' } });
+    expect(doc.status.mounts[0]).toMatchObject({ containerPath: '/data', readonly: true });
+    expect(Object.keys(doc).length).toBeGreaterThan(1); // info keys beside status
+    expect((await fast(['inspect', ctr.exited])).stdout).toContain('\\u003ca \\u0026 b\\u003e');
+  });
+
   it('shows the peer\'s objects, so the comparison above compares something', async () => {
     const ps = await fast(['ps', '-a']);
     expect(ps.stdout).toMatch(/nginx-sidecar/);
@@ -92,7 +159,8 @@ describe('fast path', () => {
   });
 
   it.each([
-    [['pods', '-o', 'json']], [['ps', '--name', 'nginx']], [['-D', 'version']], [['inspectp', 'x']], [['ps', '-r']],
+    [['pods', '-o', 'json']], [['ps', '--name', 'nginx']], [['-D', 'version']], [['ps', '-r']],
+    [['inspect', '-o', 'yaml', 'nginx-sidecar']], [['inspect', '--template', '{{.status.id}}', '-o', 'go-template', 'nginx-sidecar']], [['inspect']],
   ])('declines %j, which the full CLI then runs', async (args) => {
     expect((await fast(args)).code).toBe(97);
     const [byDefault, viaFull] = [await runCli(['-r', endpoint, ...args], { env: cleanEnv }), await full(args)];

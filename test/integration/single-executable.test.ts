@@ -2,8 +2,9 @@
 // directory, run with a PATH that has runc, conmon and the CNI plugins but no node. It must answer
 // for the CLI against a daemon it serves itself, and run pods in the embedded engine, from the
 // files it carries (the addon, pause, pinns, the descriptors) and nothing of this checkout.
+// Like bin/isulats, it tries the fast path first, which unpacks nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,5 +105,39 @@ describe('the single executable', () => {
     const pods = run(['-r', daemon.endpoint, 'pods']);
     expect(pods.status, pods.stderr).toBe(0);
     expect(pods.stdout).toMatch(/^POD ID/);
+  });
+
+  it('takes the fast path first, as bin/isulats does: the same output, and nothing unpacked or compiled for it', () => {
+    expect(daemon).toBeDefined();
+    const ep = daemon!.endpoint;
+    // A dir of its own: a call the fast path takes must not create it.
+    const seaDir = join(dir, 'fast-sea');
+    const call = (args: string[], extra: Record<string, string>) => {
+      const r = spawnSync(exe, ['-r', ep, ...args], { cwd: dir, env: { ...env, ISULATS_SEA_DIR: seaDir, ...extra }, encoding: 'utf8', timeout: 120_000 });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const pulled = run(['-r', ep, 'pull', rigEnv().ISULATS_TEST_PAUSE]);
+    expect(pulled.status, pulled.stderr).toBe(0);
+    for (const args of [['version'], ['pods'], ['ps', '-a'], ['inspecti', rigEnv().ISULATS_TEST_PAUSE]]) {
+      const fast = call(args, { ISULATS_FAST_PATH: 'require' });
+      expect({ args, status: fast.status, stderr: fast.stderr }).toEqual({ args, status: 0, stderr: '' });
+      expect(existsSync(seaDir)).toBe(false);
+      const full = call(args, { ISULATS_NO_FAST_PATH: '1' });
+      expect(full.status, full.stderr).toBe(0);
+      expect(fast.stdout).toBe(full.stdout);
+      rmSync(seaDir, { recursive: true, force: true });
+    }
+    // A name nothing has: the fast path's error is the full CLI's.
+    const missing = ['inspect', 'no-such-container'];
+    const [fastMissing, fullMissing] = [call(missing, { ISULATS_FAST_PATH: 'require' }), call(missing, { ISULATS_NO_FAST_PATH: '1' })];
+    expect({ status: fastMissing.status, stderr: fastMissing.stderr }).toEqual({ status: 1, stderr: fullMissing.stderr });
+    expect(fastMissing.stderr).toMatch(/not found/);
+    // What it declines runs in the full CLI, from the asset bundle: the same answer as asked outright.
+    const yaml = ['inspect', '-o', 'yaml', 'no-such-container'];
+    expect(call(yaml, { ISULATS_FAST_PATH: 'require' }).status).toBe(97);
+    const [viaFast, viaFull] = [call(yaml, {}), call(yaml, { ISULATS_NO_FAST_PATH: '1' })];
+    expect(viaFast.status).toBe(1);
+    expect(viaFast.stderr).toBe(viaFull.stderr);
+    expect(viaFast.stderr).toMatch(/not found/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Image } from '../../src/api/cri.js';
 import { filterImages, imagesTable, normalizeRepoDigest, normalizeRepoTagPairs, sortImages, truncateId, verboseImage } from '../../src/commands/images.js';
-import { imageStatusTable } from '../../src/commands/inspecti.js';
+import { imageStatusTable } from '../../src/cli/output/status-tables.js';
 import { fsInfoTable } from '../../src/commands/imagefsinfo.js';
 import { imagesToRemove } from '../../src/commands/rmi.js';
 import { getAuth, parseCreds, progressDisplay, progressLine } from '../../src/commands/pull.js';

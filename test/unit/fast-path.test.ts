@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { fastCall, runFastCall, FAST_DEFAULT_CONFIG_PATH, FAST_DEFAULT_TIMEOUT_MS } from '../../src/fast/fast-cli.js';
 import { probedNote } from '../../src/client/known-endpoints.js';
 import { decodeContainers, decodePods, decodeVersion, listContainersRequest, LIST_PODS_REQUEST, VERSION_REQUEST } from '../../src/fast/cri-wire.js';
-import { grpcTimeout, hpackValues, unaryCall } from '../../src/fast/h2-unary.js';
+import { GrpcStatus, grpcTimeout, hpackDecode, hpackValues, unaryCall } from '../../src/fast/h2-unary.js';
 import { MAX_RPC_TIMEOUT_MS } from '../../src/util/timer-delay.js';
 import { DEFAULT_CONFIG_PATH } from '../../src/client/config-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/cli/context.js';
 import { decodeMessage, encodeMessage, loadProtoRoot } from '../../src/api/proto.js';
+import { decodeMessage as byDescriptor } from '../../src/fast/proto-decode.js';
+import { statusTypes } from '../../src/fast/fast-inspect.js';
 
 const EP = 'unix:///run/containerd/containerd.sock';
 
@@ -52,10 +54,27 @@ describe('which calls the fast path takes', () => {
     [['-r', EP, 'ps', 'extra']],
     [['-D', '-r', EP, 'ps']],
     [['-r', EP, '-t', 'soon', 'ps']],
-    [['-r', EP, 'inspect', 'abc']],
+    [['-r', EP, 'inspect', '-o', 'yaml', 'abc']],
+    [['-r', EP, 'inspect', '-o', 'go-template', '--template', '{{.}}', 'abc']],
+    [['-r', EP, 'inspectp']],
+    [['-r', EP, 'inspect', '-qq', 'abc']],
+    [['-r', EP, 'inspect', '--', 'abc']],
     [['-r']],
   ])('declines %j', (argv) => {
     expect(fastCall(argv, {})).toBeUndefined();
+  });
+
+  it.each([
+    [['-r', EP, 'inspect', 'abc'], { verb: 'inspect', inspect: { ids: ['abc'], table: false, verbose: true } }],
+    [['-r', EP, 'inspect', '-o', 'table', 'a', 'b', '-q'], { verb: 'inspect', inspect: { ids: ['a', 'b'], table: true, verbose: false } }],
+    [['-r', EP, 'inspectp', '--output=json', '--quiet', 'p'], { verb: 'inspectp', inspect: { ids: ['p'], table: false, verbose: false } }],
+    [['-r', EP, 'inspecti', 'busybox:1.36'], { verb: 'inspecti', inspect: { ids: ['busybox:1.36'], table: false, verbose: true } }],
+  ])('takes %j', (argv, want) => {
+    expect(fastCall(argv, {})).toMatchObject(want);
+  });
+
+  it('leaves inspecti to the full CLI when the image service is elsewhere', () => {
+    expect(fastCall(['-r', EP, 'inspecti', 'busybox'], { IMAGE_SERVICE_ENDPOINT: 'unix:///other.sock' })).toBeUndefined();
   });
 
   it('declines where a config file would be read', () => {
@@ -104,7 +123,56 @@ describe('CRI messages by hand', () => {
     expect(listContainersRequest(false)).toEqual(enc('ListContainersRequest', { filter: { state: { state: 'CONTAINER_RUNNING' } } }));
   });
 
+  it('decodes the status answers by the descriptor\'s types exactly as protobufjs does', async () => {
+    const root = await loadProtoRoot('cri-v1');
+    const ns = statusTypes();
+    const same = (type: string, obj: object) => {
+      const bytes = Buffer.from(encodeMessage(root, `runtime.v1.${type}`, obj));
+      expect(byDescriptor(ns, type, bytes)).toStrictEqual(decodeMessage(root, `runtime.v1.${type}`, bytes));
+    };
+    const spec = { image: 'sha256:' + 'e'.repeat(64), annotations: { a: 'b' }, userSpecifiedImage: 'busybox', runtimeHandler: 'crun' };
+    same('ContainerStatusResponse', {});
+    same('ContainerStatusResponse', { status: { id: 'c' } });
+    same('ContainerStatusResponse', {
+      status: {
+        id: 'c'.repeat(64), metadata: { name: 'app', attempt: 4 }, state: 'CONTAINER_EXITED', createdAt: '1733560000123456789',
+        startedAt: '-5', finishedAt: '9223372036854775807', exitCode: -2, image: spec, imageRef: 'sha256:' + 'f'.repeat(64),
+        reason: 'Error', message: 'ü ☃', labels: { x: 'y', '': 'empty key' }, annotations: { z: '' },
+        mounts: [
+          { containerPath: '/a', hostPath: '/h', readonly: true, selinuxRelabel: true, propagation: 'PROPAGATION_BIDIRECTIONAL', uidMappings: [{ hostId: 4294967295, containerId: 0, length: 1 }], gidMappings: [], recursiveReadOnly: true, image: spec, imageSubPath: 'sub', mountOptions: ['ro', 'nosuid'] },
+          { containerPath: '/b' },
+        ],
+        logPath: '/var/log/x.log',
+        resources: { linux: { cpuPeriod: '100000', cpuQuota: '-1', cpuShares: '2', memoryLimitInBytes: '1073741824', oomScoreAdj: '-997', cpusetCpus: '0-1', hugepageLimits: [{ pageSize: '2MB', limit: '18446744073709551615' }], unified: { 'memory.high': 'max' }, memorySwapLimitInBytes: '0' } },
+        user: { linux: { uid: '0', gid: '65534', supplementalGroups: ['1', '-2', '4294967296'] } },
+        stopSignal: 'SIGNAL_SIGTERM',
+      },
+      info: { info: '{"pid": 42, "runtimeSpec": {"ociVersion": "1.0.2"}}', plain: '"quoted"' },
+    });
+    same('PodSandboxStatusResponse', {
+      status: {
+        id: 'p', metadata: { name: 'pod', uid: 'u', namespace: 'ns', attempt: 1 }, state: 'SANDBOX_NOTREADY', createdAt: '1',
+        network: { ip: '10.88.0.2', additionalIps: [{ ip: 'fd00::2' }] },
+        linux: { namespaces: { options: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD', targetId: 't', usernsOptions: { mode: 'POD', uids: [{ hostId: 100000, containerId: 0, length: 65536 }], gids: [] } } } },
+        labels: { a: 'b' }, annotations: {}, runtimeHandler: 'runc',
+      },
+      info: { info: '{}' }, containersStatuses: [{ id: 'c', state: 'CONTAINER_RUNNING' }], timestamp: '17',
+    });
+    same('ImageStatusResponse', { image: { id: 'sha256:1', repoTags: ['a:1', 'b:2'], repoDigests: [], size: '18446744073709551615', uid: { value: '0' }, username: '', spec, pinned: true }, info: {} });
+    same('ImageStatusResponse', { image: { id: 'i', size: '5', uid: null } });
+  });
+
+  it('keeps an enum value the descriptor does not name as its number, as protobufjs does', async () => {
+    const root = await loadProtoRoot('cri-v1');
+    // ContainerStatus{state: 9} (field 3, varint).
+    const bytes = Buffer.from([0x0a, 0x02, 0x18, 0x09]);
+    const mine = byDescriptor(statusTypes(), 'ContainerStatusResponse', bytes);
+    expect(mine).toStrictEqual(decodeMessage(root, 'runtime.v1.ContainerStatusResponse', bytes));
+    expect((mine!.status as { state: unknown }).state).toBe(9);
+  });
+
   it('refuses a truncated message', () => {
+    expect(byDescriptor(statusTypes(), 'ContainerStatusResponse', Buffer.from([0x0a, 0x05, 0x0a]))).toBeUndefined();
     expect(decodePods(Buffer.from([0x0a, 0x05, 0x0a]))).toBeUndefined();
   });
 });
@@ -161,19 +229,42 @@ describe('unary call over hand-made HTTP/2', () => {
     const big = Buffer.alloc(200_000, 7); // beyond the default 64 KiB windows
     const { sock, seen } = await peer({ body: big, trailers: { 'grpc-status': '0', 'grpc-message': 'OK' } });
     const got = await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/ListPodSandbox', message: LIST_PODS_REQUEST, timeoutMs: 30_000 });
-    expect(got?.equals(big)).toBe(true);
+    expect(Buffer.isBuffer(got) && got.equals(big)).toBe(true);
     expect(seen.path).toBe('/runtime.v1.RuntimeService/ListPodSandbox');
     expect(seen.body).toEqual(Buffer.from([0, 0, 0, 0, 2, 0x0a, 0x00]));
   });
 
   it.each([
-    [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-status': '2', 'grpc-message': '0' } }],
     [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-status': '0', 'grpc-message': 'something odd' } }],
-    [{ trailers: { 'grpc-status': '12', 'grpc-message': 'unknown service runtime.v1.RuntimeService' } }],
     [{ trailers: { 'grpc-status': '0' } }],
-  ])('returns nothing for anything but a plain success: %j', async (answer) => {
+    [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-message': 'no status' } }],
+  ])('returns nothing for an answer that is neither a plain success nor an error status: %j', async (answer) => {
     const { sock } = await peer(answer);
     expect(await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/Version', message: VERSION_REQUEST, timeoutMs: 30_000 })).toBeUndefined();
+  });
+
+  it.each([
+    [{ body: Buffer.from([0x0a, 0x00]), trailers: { 'grpc-status': '2', 'grpc-message': '0' } }, 2, '0'],
+    [{ trailers: { 'grpc-status': '12', 'grpc-message': 'unknown service runtime.v1.RuntimeService' } }, 12, 'unknown service runtime.v1.RuntimeService'],
+    // Percent-encoded as the gRPC spec says, decoded as grpc-js decodes it.
+    [{ trailers: { 'grpc-status': '5', 'grpc-message': 'container %22x%22: not found %E2%98%83' } }, 5, 'container "x": not found ☃'],
+  ])('returns the status of an error answer, its header blocks decoded in full (Huffman, tables): %j', async (answer, code, details) => {
+    const { sock } = await peer(answer);
+    const got = await unaryCall({ socket: sock, path: '/runtime.v1.RuntimeService/Version', message: VERSION_REQUEST, timeoutMs: 30_000 });
+    expect(got).toBeInstanceOf(GrpcStatus);
+    expect({ ...(got as GrpcStatus) }).toEqual({ code, details });
+  });
+
+  it('decodes HPACK blocks as the reference decoder does: grpc-go\'s and nghttp2\'s encodings, dynamic table across blocks', () => {
+    // grpc-go's trailers (names Huffman-coded, indexed into the dynamic table), then the same names by index.
+    const first = Buffer.from('40889acac8b21234da8f013040899acac8b5254207317f00', 'hex');
+    expect(hpackDecode([first])).toEqual([['grpc-status', '0'], ['grpc-message', '']]);
+    // Indexed 62 and 63: the dynamic table's newest first (grpc-message, then grpc-status).
+    expect(hpackDecode([first, Buffer.from([0xbe, 0xbf])])).toEqual([['grpc-status', '0'], ['grpc-message', ''], ['grpc-message', ''], ['grpc-status', '0']]);
+    // :status 200 (static 8), content-type with a static name and a Huffman value.
+    expect(hpackDecode([Buffer.from('885f8b1d75d0620d263d4c4d6564', 'hex')])).toEqual([[':status', '200'], ['content-type', 'application/grpc']]);
+    expect(hpackDecode([Buffer.from('4088', 'hex')])).toBeUndefined();
+    expect(hpackDecode([Buffer.from([0xc0])])).toBeUndefined(); // index 64: nothing there
   });
 
   it('probes like the full CLI: passes over absent sockets, uses the first that answers, declines on a stale one', async () => {
