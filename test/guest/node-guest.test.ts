@@ -408,6 +408,12 @@ describe.each(PEERS)('$title', (peer) => {
     const ws = Number(s.memory.workingSetBytes.value);
     expect(ws).toBeGreaterThan(0);
     expect(ws).toBeLessThanOrEqual(Number(files[1]) * 2);
+    if (peer.key === 'isulats') {
+      // PSI (KubeletPSI, CRI 1.34) from the scope's *.pressure files; containerd 1.6 reports none.
+      const some = (await vm.sh(`awk '/^some/ {print $5}' /sys/fs/cgroup${cgroup}/cpu.pressure`, { check: true })).stdout.trim();
+      expect(some, 'cpu.pressure').toMatch(/^total=\d+$/);
+      for (const r of ['cpu', 'memory', 'io']) expect(s[r]?.psi?.Some ?? s[r]?.psi?.some, `${r} psi in ${JSON.stringify(s[r])}`).toBeDefined();
+    }
   }, STEP_MS);
 
   guestIt('updates resources into the container cgroup', peer.podBugs, async () => {
