@@ -14,11 +14,11 @@ export default defineCommand({
     'cni-conf-dir': Flags.string({ summary: "CNI config dir to check (default: the runtime's, else /etc/cni/net.d)" }),
     'cni-bin-dir': Flags.string({ summary: "CNI plugin dir (repeatable; default: the runtime's, else /opt/cni/bin and /usr/lib/cni)", multiple: true }),
     path: Flags.string({ summary: 'Another file system to check for free space and inodes (repeatable)', multiple: true }),
-    'kubelet-config': Flags.string({ summary: "kubelet's config file, for its cgroupDriver", default: '/var/lib/kubelet/config.yaml' }),
+    'kubelet-config': Flags.string({ summary: "kubelet's config file, for its cgroupDriver and cgroupRoot (default: /var/lib/kubelet/config.yaml; its --cgroup-driver in kubeadm-flags.env and /etc/default/kubelet wins)" }),
   },
   async run(ctx) {
-    const [{ runDoctor }, { hostProbe }, { renderJson, renderText }] = await Promise.all([
-      import('../doctor/run-doctor.js'), import('../doctor/host-probe.js'), import('../doctor/render.js'),
+    const [{ runDoctor }, { hostProbe }, { renderJson, renderText }, { kubeletPaths }] = await Promise.all([
+      import('../doctor/run-doctor.js'), import('../doctor/host-probe.js'), import('../doctor/render.js'), import('../doctor/kubelet-settings.js'),
     ]);
     let backend;
     let openError: string | undefined;
@@ -36,7 +36,7 @@ export default defineCommand({
       cniConfDir: ctx.flags['cni-conf-dir'],
       cniBinDirs: ctx.flags['cni-bin-dir'],
       paths: ctx.flags.path ?? [],
-      kubeletConfig: ctx.flags['kubelet-config'],
+      kubelet: kubeletPaths(process.env, ctx.flags['kubelet-config']),
     });
     ctx.print(ctx.flags.output === 'json' ? renderJson(results) : renderText(results));
     return results.some((r) => r.status === 'fail') ? 1 : 0;

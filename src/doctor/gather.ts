@@ -6,7 +6,8 @@ import type { CriBackend } from '../client/backend.js';
 import type { HostProbe } from './host-probe.js';
 import type { EndpointFacts } from './checks/endpoint.js';
 import type { StatusFacts } from './checks/runtime-status.js';
-import { enabledV1Controllers, kubeletCgroupDriver, type CgroupDriver, type CgroupFacts } from './checks/cgroups.js';
+import { asCgroupDriver, enabledV1Controllers, type CgroupDriver, type CgroupFacts } from './checks/cgroups.js';
+import { kubeletPresent, readKubeletSetting, type KubeletPaths } from './kubelet-settings.js';
 import type { ToolFacts } from './checks/oci-tools.js';
 import { CNI_CONF_EXTENSIONS, parseProcNetRoute, type CniFacts } from './checks/cni.js';
 import type { KernelFacts } from './checks/kernel.js';
@@ -18,7 +19,7 @@ import type { ClockFacts } from './checks/clock.js';
 import { CLOCK_FLOOR } from './checks/clock.js';
 import { engineConmons, mountsUnder, type LeftoverFacts } from './checks/leftovers.js';
 import { DEFAULT_CDI_SPEC_DIRS, type RuntimeLayout } from './runtime-layout.js';
-import { kubeletCgroupRoot, unifiedCgroupOf, type NodeLayoutFacts } from './checks/node-layout.js';
+import { unifiedCgroupOf, type NodeLayoutFacts } from './checks/node-layout.js';
 import { unpackCandidates } from '../sea/extract.js';
 import { onNoexecMount } from '../util/mount-of.js';
 import { INSTALL_ROOT_VARIABLE } from '../util/repo-root.js';
@@ -45,7 +46,7 @@ export async function gatherStatus(backend: CriBackend | undefined): Promise<Sta
   }
 }
 
-export async function gatherCgroups(probe: HostProbe, backend: CriBackend | undefined, layout: RuntimeLayout, kubeletConfig: string): Promise<CgroupFacts> {
+export async function gatherCgroups(probe: HostProbe, backend: CriBackend | undefined, layout: RuntimeLayout, kubelet: KubeletPaths): Promise<CgroupFacts> {
   // Unified (v2) only when /sys/fs/cgroup itself is cgroup2; a hybrid host mounts it at .../unified.
   const v2 = await probe.readText('/sys/fs/cgroup/cgroup.controllers');
   const version: 1 | 2 = v2 !== undefined ? 2 : 1;
@@ -62,9 +63,16 @@ export async function gatherCgroups(probe: HostProbe, backend: CriBackend | unde
     }
   }
   runtimeDriver ??= layout.configDriver;
-  const kubelet = await probe.readText(kubeletConfig);
-  const kd = kubelet ? kubeletCgroupDriver(kubelet) : undefined;
-  return { version, controllers, systemdIsInit, runtimeDriver, ...(kd ? { kubeletDriver: { driver: kd, source: kubeletConfig } } : {}) };
+  return { version, controllers, systemdIsInit, runtimeDriver, ...(await kubeletDriverOf(probe, kubelet)) };
+}
+
+/** kubelet's cgroup driver as kubelet resolves it (flags over config over its cgroupfs default). */
+async function kubeletDriverOf(probe: HostProbe, kubelet: KubeletPaths): Promise<Pick<CgroupFacts, 'kubeletDriver'>> {
+  const set = await readKubeletSetting(probe, kubelet, 'cgroupDriver', 'cgroup-driver');
+  const driver = asCgroupDriver(set?.value);
+  if (set && driver) return { kubeletDriver: { driver, source: set.source, from: set.from } };
+  if (await kubeletPresent(probe, kubelet)) return { kubeletDriver: { driver: 'cgroupfs', source: kubelet.config, from: 'default' } };
+  return {};
 }
 
 export async function gatherTools(probe: HostProbe): Promise<ToolFacts[]> {
@@ -172,7 +180,7 @@ export async function gatherLeftovers(probe: HostProbe, backend: CriBackend, lay
   };
 }
 
-export async function gatherNodeLayout(probe: HostProbe, layout: RuntimeLayout, kubeletConfig: string, env: NodeJS.ProcessEnv = process.env, uid = process.getuid?.() ?? 0): Promise<NodeLayoutFacts> {
+export async function gatherNodeLayout(probe: HostProbe, layout: RuntimeLayout, kubelet: KubeletPaths, env: NodeJS.ProcessEnv = process.env, uid = process.getuid?.() ?? 0): Promise<NodeLayoutFacts> {
   const cgroupVersion: 1 | 2 = (await probe.readText('/sys/fs/cgroup/cgroup.controllers')) !== undefined ? 2 : 1;
   const ours = layout.kind !== 'other';
   let daemonCgroup: NodeLayoutFacts['daemonCgroup'];
@@ -181,8 +189,7 @@ export async function gatherNodeLayout(probe: HostProbe, layout: RuntimeLayout, 
     const controllers = path === undefined ? undefined : await probe.readText(join('/sys/fs/cgroup', path, 'cgroup.controllers'));
     if (path !== undefined) daemonCgroup = { pid: layout.pid, path, controllers: (controllers ?? '').trim().split(/\s+/).filter(Boolean) };
   }
-  const kubelet = await probe.readText(kubeletConfig);
-  const root = kubelet ? kubeletCgroupRoot(kubelet) : undefined;
+  const root = await readKubeletSetting(probe, kubelet, 'cgroupRoot', 'cgroup-root');
   const dirs: NodeLayoutFacts['dirs'] = [];
   for (const role of ['root', 'state'] as const) {
     const path = ours ? layout[role] : undefined;
@@ -197,7 +204,7 @@ export async function gatherNodeLayout(probe: HostProbe, layout: RuntimeLayout, 
     ...(ours && layout.configDriver ? { manager: layout.configDriver.driver } : {}),
     ...(daemonCgroup ? { daemonCgroup } : {}),
     ...(layout.cgroupParent ? { cgroupParent: layout.cgroupParent } : {}),
-    ...(root !== undefined ? { kubeletCgroupRoot: { value: root, source: kubeletConfig } } : {}),
+    ...(root ? { kubeletCgroupRoot: { value: root.value, source: root.from === 'flag' ? `${root.source} --cgroup-root` : root.source } } : {}),
     dirs,
     sea: { candidates, override: Boolean(env.ISULATS_SEA_DIR), ...(inUse ? { inUse } : {}) },
   };

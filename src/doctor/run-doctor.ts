@@ -18,6 +18,7 @@ import { evaluateSysctls } from './checks/sysctls.js';
 import { evaluateClock } from './checks/clock.js';
 import { evaluateLeftovers } from './checks/leftovers.js';
 import * as gather from './gather.js';
+import type { KubeletPaths } from './kubelet-settings.js';
 import { runtimeLayout, type RuntimeLayout } from './runtime-layout.js';
 
 export interface DoctorOptions {
@@ -31,7 +32,8 @@ export interface DoctorOptions {
   cniBinDirs?: string[];
   /** More file systems to check for space (--path). */
   paths: string[];
-  kubeletConfig: string;
+  /** This node's kubelet files (kubelet-settings.ts). */
+  kubelet: KubeletPaths;
 }
 
 export async function runDoctor(o: DoctorOptions): Promise<CheckResult[]> {
@@ -52,8 +54,8 @@ export async function runDoctor(o: DoctorOptions): Promise<CheckResult[]> {
   let layout: RuntimeLayout = await runtimeLayout(backend, status.info, o.timeoutMs);
   layout = { ...layout, ...(o.cniConfDir ? { cniConfDir: o.cniConfDir } : {}), ...(o.cniBinDirs?.length ? { cniBinDirs: o.cniBinDirs } : {}) };
 
-  await step('cgroup', 'cgroups', async () => evaluateCgroups(await gather.gatherCgroups(o.probe, backend, layout, o.kubeletConfig)));
-  await step('node', 'node layout', async () => evaluateNodeLayout(await gather.gatherNodeLayout(o.probe, layout, o.kubeletConfig)));
+  await step('cgroup', 'cgroups', async () => evaluateCgroups(await gather.gatherCgroups(o.probe, backend, layout, o.kubelet)));
+  await step('node', 'node layout', async () => evaluateNodeLayout(await gather.gatherNodeLayout(o.probe, layout, o.kubelet)));
   await step('tools', 'OCI tools', async () => evaluateTools(await gather.gatherTools(o.probe), layout.kind !== 'other'));
   await step('cni', 'CNI', async () => evaluateCni(await gather.gatherCni(o.probe, layout)));
   await step('kernel', 'kernel', async () => evaluateKernel(await gather.gatherKernel(o.probe)));

@@ -135,6 +135,30 @@ describe('isulats doctor', () => {
     }
   });
 
+  it("compares kubelet's driver as kubelet resolves it: config file, then kubeadm-flags.env, then /etc/default/kubelet", async () => {
+    // The daemon runs the cgroupfs manager; a kubelet dir of kubeadm's shape in a temp dir.
+    const kubeletDir = join(dir, 'kubelet');
+    await mkdir(kubeletDir, { recursive: true });
+    const defaults = join(dir, 'default-kubelet');
+    const run = async () => {
+      const r = await runCli(['--timeout', '20s', 'doctor', '-o', 'json', '-r', daemon!.endpoint], {
+        timeoutMs: 90_000,
+        env: { ISULATS_KUBELET_DIR: kubeletDir, ISULATS_KUBELET_ENV_FILES: defaults },
+      });
+      return check(JSON.parse(r.stdout) as Report, 'cgroup.driver')!;
+    };
+    await writeFile(join(kubeletDir, 'config.yaml'), 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: cgroupfs\n');
+    expect(await run()).toMatchObject({ status: 'ok', evidence: expect.stringMatching(new RegExp(`kubelet agrees \\(${join(kubeletDir, 'config.yaml')}\\)$`)) });
+    await writeFile(join(kubeletDir, 'kubeadm-flags.env'), 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/isulats/isulats.sock --cgroup-driver=systemd"\n');
+    expect(await run()).toMatchObject({
+      status: 'fail',
+      evidence: expect.stringMatching(new RegExp(`kubelet systemd \\(${join(kubeletDir, 'kubeadm-flags.env')} --cgroup-driver\\)$`)),
+      fix: `make them agree: set --cgroup-driver=cgroupfs in ${join(kubeletDir, 'kubeadm-flags.env')}, or change the runtime's`,
+    });
+    await writeFile(defaults, 'KUBELET_EXTRA_ARGS=--cgroup-driver=cgroupfs\n');
+    expect(await run()).toMatchObject({ status: 'ok', evidence: expect.stringMatching(new RegExp(`kubelet agrees \\(${defaults} --cgroup-driver\\)$`)) });
+  });
+
   it('rejects a bad flag value with one line', async () => {
     const r = await runCli(['doctor', '-o', 'yaml']);
     expect(r.code).not.toBe(0);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { readdir, readFile, readlink, rmdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isKind } from '../../src/runtime/errors.js';
 import { Engine } from '../../src/runtime/engine.js';
 import { waitFor } from '../rig/wait.js';
+import { kernelLogShowsOomKill, kmsgTimeAt } from '../../src/runtime/oci/kernel-oom-log.js';
+import { RuncConmonRuntime } from '../../src/runtime/oci/runc-conmon.js';
+import { ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { anyAlive, BUSYBOX_REF, leases, mountsUnder, openFixture, podConfig, type RuntimeFixture } from './runtime-fixture.js';
 
 async function pidOf(e: RuntimeFixture['engine'], containerId: string): Promise<number> {
@@ -154,6 +157,20 @@ describe('runtime: namespaces, resources, failures and restarts', () => {
     );
     expect(oom.reason).toBe('OOMKilled');
     expect(oom.exitCode).toBe(137);
+    // Under the systemd driver the scope is often gone before conmon reads memory.events; the
+    // kernel's log is the record that outlives it (kernel-oom-log.ts). On this host it must find
+    // the hog's kill by its init's pid or its cgroup, and nothing for the container that was not.
+    const window = { fromUs: kmsgTimeAt(Date.now() - 120_000), toUs: kmsgTimeAt(Date.now()) + 1_000_000 };
+    const hogPid = Number((await readFile(join(hogBundle, 'pidfile'), 'utf8')).trim());
+    expect(kernelLogShowsOomKill({ containerId: hog.containerId, pid: hogPid, ...window })).toBe(true);
+    const limitedPid = Number((await readFile(join(fx.options.root, 'containers', containerId, 'bundle', 'pidfile'), 'utf8')).trim());
+    expect(kernelLogShowsOomKill({ containerId, pid: limitedPid, ...window })).toBe(false);
+    // The runtime under the systemd driver, as conmon leaves it there (no oom file): it asks the
+    // kernel's log and records the answer where conmon would have.
+    rmSync(join(hogBundle, 'persist', 'oom'));
+    const systemdRuntime = new RuncConmonRuntime({ runner: new ProcessRunner(), runcRoot: join(fx.options.state, 'runc'), exitDir: join(fx.options.state, 'exits'), socketDir: join(fx.options.state, 's'), systemdCgroup: true });
+    expect(await systemdRuntime.exitInfo(hog.containerId, hogBundle)).toMatchObject({ exitCode: 137, oomKilled: true });
+    expect(existsSync(join(hogBundle, 'persist', 'oom'))).toBe(true);
     await current.removePodSandbox({ podSandboxId });
     expect(await mountsUnder(join(fx.options.state, 'netns'))).toEqual([]);
   });

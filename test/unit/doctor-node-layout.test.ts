@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostProbe } from '../../src/doctor/host-probe.js';
 import { evaluateNodeLayout, kubeletCgroupRoot, unifiedCgroupOf, type NodeLayoutFacts } from '../../src/doctor/checks/node-layout.js';
 import { gatherNodeLayout } from '../../src/doctor/gather.js';
+import { kubeletPaths } from '../../src/doctor/kubelet-settings.js';
 import { evaluateCgroups } from '../../src/doctor/checks/cgroups.js';
 
 const MOUNTINFO = [
@@ -41,7 +42,7 @@ describe('doctor: node layout', () => {
       '/var/lib/kubelet/config.yaml': KUBELET,
       '/proc/self/mountinfo': MOUNTINFO,
     }, { '/var/run/isulats': '/run/isulats' });
-    const facts = await gatherNodeLayout(probe, { kind: 'isulats-daemon', cniConfDir: '/etc/cni/net.d', cniBinDirs: [], root: '/var/lib/isulats', state: '/var/run/isulats', pid: 4242, configDriver: { driver: 'systemd', source: 'daemon.json cgroup-manager' } }, '/var/lib/kubelet/config.yaml', { XDG_RUNTIME_DIR: '/run/user/0' }, 0);
+    const facts = await gatherNodeLayout(probe, { kind: 'isulats-daemon', cniConfDir: '/etc/cni/net.d', cniBinDirs: [], root: '/var/lib/isulats', state: '/var/run/isulats', pid: 4242, configDriver: { driver: 'systemd', source: 'daemon.json cgroup-manager' } }, kubeletPaths({}), { XDG_RUNTIME_DIR: '/run/user/0' }, 0);
     expect(facts).toEqual({
       cgroupVersion: 2,
       manager: 'systemd',

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildContainerSpec, type ContainerSpecInput } from '../../src/runtime/container/spec.js';
+import { buildContainerSpec, systemdSwapProperty, type ContainerSpecInput } from '../../src/runtime/container/spec.js';
 import { resourcesUpdateFromCri } from '../../src/runtime/container/cri-resources.js';
 import { swapControllerAvailable } from '../../src/runtime/oci/swap-controller.js';
 import { makeTempDir, removeTempDir } from '../rig/temp-dir.js';
@@ -82,5 +82,17 @@ describe('swap controller probe', () => {
     expect(swapControllerAvailable(join(dir, 'v2-noswap'), self)).toBe(false);
     expect(swapControllerAvailable(join(dir, 'v1'), self)).toBe(true);
     expect(swapControllerAvailable(join(dir, 'v1-noswap'), self)).toBe(false);
+  });
+});
+
+describe('systemd driver: the swap limit as the scope property too', () => {
+  it('gives a systemd scope MemorySwapMax = swap - limit, so a daemon-reload keeps it; nothing for cgroupfs or without a swap limit', () => {
+    const scope = 'kubepods-burstable-pod1.slice:isulats:abc';
+    expect(systemdSwapProperty(scope, { memory: { limit: 64, swap: 64 } })).toEqual({ 'org.systemd.property.MemorySwapMax': 'uint64 0' });
+    expect(systemdSwapProperty(scope, { memory: { limit: 64, swap: 96 } })).toEqual({ 'org.systemd.property.MemorySwapMax': 'uint64 32' });
+    expect(systemdSwapProperty(scope, { memory: { limit: 64, swap: -1 } })).toEqual({});
+    expect(systemdSwapProperty(scope, { memory: { limit: 64 } })).toEqual({});
+    expect(systemdSwapProperty(scope, undefined)).toEqual({});
+    expect(systemdSwapProperty('/kubepods/burstable/pod1/abc', { memory: { limit: 64, swap: 64 } })).toEqual({});
   });
 });

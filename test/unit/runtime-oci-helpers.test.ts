@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CgroupReader, detectCgroupVersion } from '../../src/runtime/oci/cgroups.js';
+import { CgroupReader, detectCgroupVersion, parsePressure } from '../../src/runtime/oci/cgroups.js';
 import { parseSyncMessage } from '../../src/runtime/oci/conmon.js';
 import { ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { demuxAttachMessage } from '../../src/runtime/exec/attach-client.js';
@@ -54,6 +54,21 @@ describe('cgroup stats from fixture trees', () => {
       cpuUsageNs: 5_000_000n, memoryUsageBytes: 20000n, memoryWorkingSetBytes: 0n, memoryLimitBytes: undefined, oomKills: 1,
       cpuUserNs: 4_000_000n, cpuSystemNs: 1_000_000n, memoryRssBytes: 100n, memoryCacheBytes: undefined,
     });
+  });
+
+  it('reads v2 pressure stall information where the kernel has PSI on', async () => {
+    const c2 = join(dir, 'v2', 'pods', 'c2');
+    await mkdir(c2, { recursive: true });
+    for (const f of ['cpu.stat', 'memory.current', 'memory.stat']) await writeFile(join(c2, f), await readFile(join(dir, 'v2', 'pods', 'c1', f)));
+    await writeFile(join(c2, 'cpu.pressure'), 'some avg10=1.50 avg60=0.25 avg300=0.00 total=123456\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=42\n');
+    await writeFile(join(c2, 'io.pressure'), 'some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n');
+    const stats = await new CgroupReader(join(dir, 'v2')).stats('/pods/c2');
+    expect(stats?.pressure).toEqual({
+      cpu: { some: { avg10: 1.5, avg60: 0.25, avg300: 0, totalUs: 123456n }, full: { avg10: 0, avg60: 0, avg300: 0, totalUs: 42n } },
+      memory: undefined,
+      io: { some: { avg10: 0, avg60: 0, avg300: 0, totalUs: 7n } },
+    });
+    expect(parsePressure('bogus\nsome avg10=x total=y\n')).toEqual({});
   });
 
   it('returns undefined for a cgroup that does not exist', async () => {

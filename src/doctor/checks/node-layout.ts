@@ -5,6 +5,7 @@
 import { fail, ok, warn, type CheckResult } from '../check-result.js';
 import { REQUIRED_CONTROLLERS, type CgroupDriver } from './cgroups.js';
 import { cgroupParentProblem, engineCgroupParent } from '../../runtime/sandbox/pod-cgroup.js';
+import { kubeletConfigValue } from '../kubelet-settings.js';
 
 export interface NodeLayoutFacts {
   cgroupVersion: 1 | 2;
@@ -67,8 +68,7 @@ export function evaluateNodeLayout(f: NodeLayoutFacts): CheckResult[] {
 
 /** kubelet's config file (YAML): its top-level `cgroupRoot`. */
 export function kubeletCgroupRoot(configYaml: string): string | undefined {
-  const m = /^cgroupRoot:\s*["']?([^"'\s#]*)["']?\s*(#.*)?$/m.exec(configYaml);
-  return m ? m[1] : undefined;
+  return kubeletConfigValue(configYaml, 'cgroupRoot');
 }
 
 /** The v2 cgroup of a process from its /proc/<pid>/cgroup text (the `0::` line). */

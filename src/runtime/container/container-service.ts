@@ -9,6 +9,7 @@ import { rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as cri from '../../api/cri.js';
+import type { Pressure, PressureLine } from '../oci/cgroups.js';
 import type { CallOptions, StreamIO } from '../../api/cri-service.js';
 import { Signal } from '../../api/generated/cri-v1/runtime/v1/Signal.js';
 import { checkImageVolumes, imageVolumeKeys, prepareImageVolumes } from './image-volumes.js';
@@ -799,7 +800,7 @@ export class ContainerService {
         labels: record.config.labels ?? {},
         annotations: record.config.annotations ?? {},
       },
-      cpu: { timestamp: ts, usageCoreNanoSeconds: { value: (cg?.cpuUsageNs ?? 0n).toString() }, usageNanoCores: null, psi: null },
+      cpu: { timestamp: ts, usageCoreNanoSeconds: { value: (cg?.cpuUsageNs ?? 0n).toString() }, usageNanoCores: null, psi: criPsi(cg?.pressure?.cpu) },
       memory: {
         timestamp: ts,
         workingSetBytes: { value: (cg?.memoryWorkingSetBytes ?? 0n).toString() },
@@ -808,7 +809,7 @@ export class ContainerService {
         rssBytes: null,
         pageFaults: null,
         majorPageFaults: null,
-        psi: null,
+        psi: criPsi(cg?.pressure?.memory),
       },
       writableLayer: {
         timestamp: ts,
@@ -817,7 +818,7 @@ export class ContainerService {
         inodesUsed: { value: String(usage?.inodes ?? 0) },
       },
       swap: null,
-      io: null,
+      io: cg?.pressure?.io ? { timestamp: ts, psi: criPsi(cg.pressure.io) } : null,
     };
   }
 
@@ -952,4 +953,11 @@ async function resolveDevices(devices: cri.DeviceIn[]): Promise<ResolvedDevice[]
     });
   }
   return out;
+}
+
+/** A cgroup's pressure file as CRI's PsiStats (KubeletPSI): total stall time in nanoseconds. */
+function criPsi(p: Pressure | undefined): cri.PsiStats | null {
+  if (!p || (!p.some && !p.full)) return null;
+  const data = (l: PressureLine | undefined) => (l ? { Total: (l.totalUs * 1000n).toString(), Avg10: l.avg10, Avg60: l.avg60, Avg300: l.avg300 } : null);
+  return { Some: data(p.some), Full: data(p.full) };
 }

@@ -467,9 +467,28 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
     },
     root: { path: input.rootfs, readonly: !!sc?.readonlyRootfs },
     mounts,
-    annotations: { ...(config.annotations ?? {}), 'io.kubernetes.cri.container-type': 'container', 'io.kubernetes.cri.sandbox-id': sandbox.id },
+    annotations: {
+      ...(config.annotations ?? {}),
+      'io.kubernetes.cri.container-type': 'container',
+      'io.kubernetes.cri.sandbox-id': sandbox.id,
+      ...systemdSwapProperty(input.cgroupsPath, linux.resources as OciSpec | undefined),
+    },
     linux,
   };
+}
+
+/**
+ * Under the systemd driver, the swap limit also as the scope's MemorySwapMax (runc passes
+ * `org.systemd.property.*` annotations to the transient unit). runc 1.1 writes memory.swap.max
+ * itself but tells systemd no MemorySwapMax when it is 0 (no swap), so the next
+ * `systemctl daemon-reload` re-applies the unit's properties and gives the container unlimited
+ * swap (containerd 1.6 has the same hole). cgroupfs paths and runs without a swap limit: none.
+ */
+export function systemdSwapProperty(cgroupsPath: string, resources: OciSpec | undefined): Record<string, string> {
+  if (!/^[^/:]+\.slice:[^:]*:[^:]+$/.test(cgroupsPath)) return {};
+  const memory = resources?.memory as { limit?: number; swap?: number } | undefined;
+  if (!memory?.limit || memory.limit <= 0 || memory.swap === undefined || memory.swap < memory.limit) return {};
+  return { 'org.systemd.property.MemorySwapMax': `uint64 ${memory.swap - memory.limit}` };
 }
 
 export interface SandboxSpecInput {

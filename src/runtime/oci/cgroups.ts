@@ -25,6 +25,21 @@ export interface CgroupStats {
   /** Anonymous memory and page cache (v1 total_rss/total_cache, v2 anon/file). */
   memoryRssBytes?: bigint;
   memoryCacheBytes?: bigint;
+  /** v2 pressure stall information (cpu/memory/io.pressure); absent where the kernel has PSI off. */
+  pressure?: { cpu?: Pressure; memory?: Pressure; io?: Pressure };
+}
+
+/** One `some` or `full` line of a *.pressure file: averages in %, total stall time in µs. */
+export interface PressureLine {
+  avg10: number;
+  avg60: number;
+  avg300: number;
+  totalUs: bigint;
+}
+
+export interface Pressure {
+  some?: PressureLine;
+  full?: PressureLine;
 }
 
 /** cpuacct.stat counts in USER_HZ, 100 on every Linux ABI. */
@@ -94,6 +109,10 @@ export class CgroupReader {
     const inactive = stat.get('inactive_file') ?? 0n;
     const maxText = optional(() => readFileSync(join(dir, 'memory.max'), 'utf8')) ?? 'max';
     const events = optional(() => parseFlatKeyed(readFileSync(join(dir, 'memory.events'), 'utf8')));
+    const pressure = (resource: string) => optional(() => parsePressure(readFileSync(join(dir, `${resource}.pressure`), 'utf8')));
+    const cpuPressure = pressure('cpu');
+    const memoryPressure = pressure('memory');
+    const ioPressure = pressure('io');
     return {
       cpuUsageNs: (cpu.get('usage_usec') ?? 0n) * 1000n,
       memoryUsageBytes: usage,
@@ -104,8 +123,23 @@ export class CgroupReader {
       cpuSystemNs: cpu.has('system_usec') ? cpu.get('system_usec')! * 1000n : undefined,
       memoryRssBytes: stat.get('anon'),
       memoryCacheBytes: stat.get('file'),
+      ...(cpuPressure || memoryPressure || ioPressure ? { pressure: { cpu: cpuPressure, memory: memoryPressure, io: ioPressure } } : {}),
     };
   }
+}
+
+/** `some avg10=0.12 avg60=0.05 avg300=0.01 total=12345` lines (and `full`); unknown lines skipped. */
+export function parsePressure(text: string): Pressure {
+  const out: Pressure = {};
+  for (const line of text.split('\n')) {
+    const [kind, ...fields] = line.trim().split(/\s+/);
+    if (kind !== 'some' && kind !== 'full') continue;
+    const v = new Map(fields.map((f) => f.split('=') as [string, string]));
+    const total = v.get('total');
+    if (total === undefined || !/^\d+$/.test(total)) continue;
+    out[kind] = { avg10: Number(v.get('avg10') ?? 0), avg60: Number(v.get('avg60') ?? 0), avg300: Number(v.get('avg300') ?? 0), totalUs: BigInt(total) };
+  }
+  return out;
 }
 
 export function parseFlatKeyed(text: string): Map<string, bigint> {

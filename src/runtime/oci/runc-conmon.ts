@@ -5,7 +5,7 @@
 // outlive the CLI process that created them. The pause container runs under
 // runc alone (`run -d`): it has no output worth logging and its exit code does
 // not matter, so a monitor per pod would only cost memory.
-import { constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { lstat, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { StreamIO } from '../../api/cri-service.js';
 import { internal, unavailable } from '../errors.js';
@@ -23,6 +23,7 @@ import { forwardOutput } from '../exec/forward-output.js';
 import { writeExecScratch, type ExecScratch } from '../exec/exec-scratch.js';
 import { EXECSYNC_BINARY, ExecSyncHelper, execSyncWithoutRunc } from '../exec/exec-sync-helper.js';
 import { joinPath } from '../store/path-join.js';
+import { kernelLogShowsOomKill, kmsgTimeAt } from './kernel-oom-log.js';
 import { deleteLater } from '../store/trash.js';
 
 export interface RuncConmonOptions {
@@ -44,6 +45,9 @@ export interface RuncConmonOptions {
   /** Problems worth a log line (the exec helper refusing a plan, so runc exec runs it). */
   warn?: (message: string) => void;
 }
+
+/** Margin around the container's run when matching kernel log timestamps (µs). */
+const KMSG_SLACK_US = 30_000_000;
 
 /** The helper's own refusals of a plan (assets/execsync): the process never ran, runc exec can. */
 const PLAN_REFUSED = /\bplan\b/;
@@ -384,8 +388,42 @@ export class RuncConmonRuntime implements OciRuntime {
       return undefined;
     }
     const code = Number.parseInt(text.trim(), 10);
-    const oomKilled = existsSync(joinPath(bundle, 'persist', 'oom'));
+    const oomFile = joinPath(bundle, 'persist', 'oom');
+    let oomKilled = existsSync(oomFile);
+    if (!oomKilled && code > 0 && this.opts.systemdCgroup) oomKilled = this.oomKillLogged(id, bundle, oomFile, mtimeNs);
     return { exitCode: Number.isNaN(code) ? 255 : code, finishedAt: mtimeNs.toString(), oomKilled };
+  }
+
+  /**
+   * A failed container under the systemd driver without conmon's oom file: systemd removes the
+   * emptied scope, often before conmon reads its memory.events, so the kernel's log is asked
+   * (kernel-oom-log.ts; incremental, so an exit costs the records logged since the last one). As
+   * conmon and containerd, an OOM kill of any of the container's processes counts, whatever the
+   * exit code (137 when the init was the victim, a shell's own code when a child was). A hit is recorded as conmon would, so later reads (and a restarted daemon)
+   * agree without another scan.
+   */
+  private oomKillLogged(id: string, bundle: string, oomFile: string, exitMtimeNs: bigint): boolean {
+    const pidFile = joinPath(bundle, 'pidfile'); // written by runc create: its mtime is the start
+    let pid: number;
+    let startedMs: number;
+    try {
+      startedMs = statSync(pidFile).mtimeMs;
+      pid = Number.parseInt(readFileSync(pidFile, 'utf8').trim(), 10);
+    } catch {
+      return false;
+    }
+    if (!(pid > 0)) return false;
+    // The kmsg clock and this process's monotonic clock drift apart slowly (NTP slews one): a
+    // margin either side; the pid rule also needs that pid's own OOM kill in the window.
+    const fromUs = kmsgTimeAt(startedMs) - KMSG_SLACK_US;
+    const toUs = kmsgTimeAt(Number(exitMtimeNs / 1_000_000n)) + KMSG_SLACK_US;
+    if (!kernelLogShowsOomKill({ containerId: id, pid, fromUs, toUs })) return false;
+    try {
+      closeSync(openSync(oomFile, 'a'));
+    } catch {
+      // the answer stands; the next read scans again
+    }
+    return true;
   }
 
   async pids(id: string): Promise<number[]> {
