@@ -5,12 +5,12 @@
 // unpacker (paths resolved inside the rootfs, so a hostile archive writes nowhere else; a
 // containerd archive's gzip layer with whiteouts goes the same way), then the deletions.
 import { createWriteStream, existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { lstat, readdir, readlink } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { invalidArgument } from '../errors.js';
 import { lgetxattr } from '../native.js';
-import { tarStream, type TarWriteEntry } from '../image/tar-writer.js';
+import { entryBase, leafEntry, tarStream, type TarWriteEntry } from '../image/tar-writer.js';
 import { unpackLayerFile } from '../image/layer-unpack.js';
 import { entryComponents, resolveInRoot } from '../image/path-safety.js';
 import { joinPath } from '../store/path-join.js';
@@ -35,29 +35,16 @@ export async function writeRootfsDiff(src: RootfsDiffSource, tarPath: string): P
       if (excluded.has(relPath)) continue;
       const full = joinPath(src.upperdir, relPath);
       const st = await lstat(full);
-      const base = { name: relPath, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, mtime: Math.floor(st.mtimeMs / 1000) };
       if (st.isCharacterDevice() && st.rdev === 0) {
         // An overlay whiteout: the image's file at this path was removed.
         deleted.push(`/${relPath}`);
       } else if (st.isDirectory()) {
-        yield { ...base, type: 'directory' };
+        yield { ...entryBase(relPath, st), type: 'directory' };
         if (lgetxattr(full, 'trusted.overlay.opaque')?.toString() === 'y') deleted.push(...hiddenByOpaque(src, relPath));
         yield* walk(relPath);
-      } else if (st.isSymbolicLink()) {
-        yield { ...base, type: 'symlink', linkname: await readlink(full) };
-      } else if (st.isFile()) {
-        const key = `${st.dev}:${st.ino}`;
-        if (st.nlink > 1 && seen.has(key)) {
-          yield { ...base, type: 'hardlink', linkname: seen.get(key)! };
-        } else {
-          if (st.nlink > 1) seen.set(key, relPath);
-          yield { ...base, type: 'file', sourcePath: full, size: st.size };
-        }
-      } else if (st.isCharacterDevice() || st.isBlockDevice()) {
-        const rdev = st.rdev;
-        yield { ...base, type: st.isCharacterDevice() ? 'char' : 'block', devmajor: Math.floor(rdev / 256) & 0xfff, devminor: (rdev & 0xff) | ((rdev >> 12) & 0xfff00) };
-      } else if (st.isFIFO()) {
-        yield { ...base, type: 'fifo' };
+      } else {
+        const entry = await leafEntry(relPath, full, st, seen);
+        if (entry) yield entry;
       }
       // Sockets are not archived (tar has no type for them; CRIU recreates the ones in use).
     }

@@ -1,7 +1,7 @@
 // Minimal streaming tar writer (ustar + PAX for long names, large values and
 // xattrs). Used to build images from local directories and by tests to make
 // layers; it writes what readTar reads.
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TarEntryType } from './tar-reader.js';
@@ -117,6 +117,36 @@ export async function* tarStream(entries: Iterable<TarWriteEntry> | AsyncIterabl
   yield Buffer.alloc(1024);
 }
 
+/** The tar header fields an lstat gives, for the entry named `name`. */
+export function entryBase(name: string, st: Stats) {
+  return { name, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, mtime: Math.floor(st.mtimeMs / 1000) };
+}
+
+/**
+ * The entry for a file that is not a directory: a link, a regular file (a hardlink to the first
+ * name of an inode already `seen`), a device or a FIFO. Sockets have no tar type: undefined.
+ */
+export async function leafEntry(name: string, full: string, st: Stats, seen: Map<string, string>): Promise<TarWriteEntry | undefined> {
+  const base = entryBase(name, st);
+  if (st.isSymbolicLink()) return { ...base, type: 'symlink', linkname: await readlink(full) };
+  if (st.isFile()) {
+    const key = `${st.dev}:${st.ino}`;
+    if (st.nlink > 1 && seen.has(key)) return { ...base, type: 'hardlink', linkname: seen.get(key)! };
+    if (st.nlink > 1) seen.set(key, name);
+    return { ...base, type: 'file', sourcePath: full, size: st.size };
+  }
+  if (st.isCharacterDevice() || st.isBlockDevice()) {
+    return {
+      ...base,
+      type: st.isCharacterDevice() ? 'char' : 'block',
+      devmajor: Math.floor(st.rdev / 256) & 0xfff,
+      devminor: (st.rdev & 0xff) | ((st.rdev >> 12) & 0xfff00),
+    };
+  }
+  if (st.isFIFO()) return { ...base, type: 'fifo' };
+  return undefined;
+}
+
 /** Entries for a directory tree (sorted, hardlinks detected by inode), names relative to `dir`. */
 export async function* directoryEntries(dir: string): AsyncGenerator<TarWriteEntry> {
   const seen = new Map<string, string>();
@@ -126,29 +156,12 @@ export async function* directoryEntries(dir: string): AsyncGenerator<TarWriteEnt
       const relPath = rel ? `${rel}/${name}` : name;
       const full = join(dir, relPath);
       const st = await lstat(full);
-      const base = { name: relPath, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, mtime: Math.floor(st.mtimeMs / 1000) };
       if (st.isDirectory()) {
-        yield { ...base, type: 'directory' };
+        yield { ...entryBase(relPath, st), type: 'directory' };
         yield* walk(relPath);
-      } else if (st.isSymbolicLink()) {
-        yield { ...base, type: 'symlink', linkname: await readlink(full) };
-      } else if (st.isFile()) {
-        const key = `${st.dev}:${st.ino}`;
-        if (st.nlink > 1 && seen.has(key)) {
-          yield { ...base, type: 'hardlink', linkname: seen.get(key)! };
-        } else {
-          if (st.nlink > 1) seen.set(key, relPath);
-          yield { ...base, type: 'file', sourcePath: full, size: st.size };
-        }
-      } else if (st.isCharacterDevice() || st.isBlockDevice()) {
-        yield {
-          ...base,
-          type: st.isCharacterDevice() ? 'char' : 'block',
-          devmajor: Math.floor(st.rdev / 256) & 0xfff,
-          devminor: (st.rdev & 0xff) | ((st.rdev >> 12) & 0xfff00),
-        };
-      } else if (st.isFIFO()) {
-        yield { ...base, type: 'fifo' };
+      } else {
+        const entry = await leafEntry(relPath, full, st, seen);
+        if (entry) yield entry;
       }
     }
   }
