@@ -69,7 +69,7 @@ export class RemoteBackend implements CriBackend {
    * One unary call with the negotiated API version and the per-call deadline. `signal` aborting
    * cancels it (the runtime's work for it stops too) and rejects with the signal's reason.
    */
-  private async call(service: ServiceName, method: string, req: object, signal?: AbortSignal): Promise<any> {
+  private async call(service: ServiceName, method: string, req: object, signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<any> {
     const ch = this.channels[service];
     const versions: ApiVersion[] = ch.version ? [ch.version] : ['v1', 'v1alpha2'];
     let lastErr: unknown;
@@ -82,7 +82,7 @@ export class RemoteBackend implements CriBackend {
       try {
         signal?.throwIfAborted();
         const res = await new Promise<any>((resolve, reject) => {
-          const deadline = new Date(rpcDeadline(this.opts.timeoutMs));
+          const deadline = new Date(rpcDeadline(timeoutMs));
           const onAbort = () => call.cancel();
           const call = client[method](body, { deadline }, (err: any, out: any) => {
             signal?.removeEventListener('abort', onAbort);
@@ -107,7 +107,9 @@ export class RemoteBackend implements CriBackend {
   }
 
   version(req: cri.VersionRequestIn) { return this.call('RuntimeService', 'Version', req); }
-  runPodSandbox(req: cri.RunPodSandboxRequestIn) { return this.call('RuntimeService', 'RunPodSandbox', req); }
+  // Twice the connection timeout, as crictl's and kubelet's CRI client give a sandbox's start
+  // (network set-up, the infra container): 4 s at the default 2 s.
+  runPodSandbox(req: cri.RunPodSandboxRequestIn) { return this.call('RuntimeService', 'RunPodSandbox', req, undefined, 2 * this.opts.timeoutMs); }
   stopPodSandbox(req: cri.StopPodSandboxRequestIn) { return this.call('RuntimeService', 'StopPodSandbox', req); }
   removePodSandbox(req: cri.RemovePodSandboxRequestIn) { return this.call('RuntimeService', 'RemovePodSandbox', req); }
   podSandboxStatus(req: cri.PodSandboxStatusRequestIn) { return this.call('RuntimeService', 'PodSandboxStatus', req); }
@@ -145,14 +147,8 @@ export class RemoteBackend implements CriBackend {
   imageFsInfo(req: cri.ImageFsInfoRequestIn) { return this.call('ImageService', 'ImageFsInfo', req); }
 
   /** Calls whose own timeout (seconds; 0 = none) replaces the connection timeout, plus a grace. */
-  private async callWithTimeout(method: string, req: object, seconds: number, service: ServiceName = 'RuntimeService', signal?: AbortSignal) {
-    const saved = this.opts.timeoutMs;
-    this.opts.timeoutMs = seconds > 0 ? seconds * 1000 + saved : 24 * 3600 * 1000;
-    try {
-      return await this.call(service, method, req, signal);
-    } finally {
-      this.opts.timeoutMs = saved;
-    }
+  private callWithTimeout(method: string, req: object, seconds: number, service: ServiceName = 'RuntimeService', signal?: AbortSignal) {
+    return this.call(service, method, req, signal, seconds > 0 ? seconds * 1000 + this.opts.timeoutMs : 24 * 3600 * 1000);
   }
 
   async *getContainerEvents(req: cri.GetEventsRequestIn, signal: AbortSignal): AsyncIterable<cri.ContainerEventResponse> {
