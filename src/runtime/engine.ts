@@ -38,6 +38,7 @@ import { tryWatchExitFiles, type ExitWatch } from './container/exit-watch.js';
 import { CdiRegistry, DEFAULT_CDI_SPEC_DIRS } from './cdi/spec-registry.js';
 import type { PluginInfo } from '../nri/adaptation/index.js';
 import { reconcileCreatedContainers } from './recovery/reconcile-containers.js';
+import { resumeAbandonedCheckpoints } from './recovery/abandoned-checkpoints.js';
 import { reclaimOrphanNames } from './recovery/reclaim-names.js';
 import { creatorAlive, type Creator } from './recovery/creator.js';
 import { removeStaleTempFiles } from './recovery/stale-temp-files.js';
@@ -157,6 +158,7 @@ export class Engine implements RuntimeApi, ImageApi {
     await this.ctx.containerNames.reclaim(async (id) => !!(await this.ctx.containers.get(id)));
     await this.removeLeftovers().catch((e) => this.ctx.warn(`recovery: ${(e as Error).message}`));
     await reconcileCreatedContainers(this.ctx).catch((e) => this.ctx.warn(`recovery of created containers: ${(e as Error).message}`));
+    await resumeAbandonedCheckpoints(this.ctx).catch((e) => this.ctx.warn(`recovery of checkpoints: ${(e as Error).message}`));
     await reclaimOrphanNames(this.ctx).catch((e) => this.ctx.warn(`recovery of names: ${(e as Error).message}`));
     await removeStaleTempFiles(this.ctx).catch((e) => this.ctx.warn(`recovery of temp files: ${(e as Error).message}`));
     // Where the runtime keeps its exec sessions (RuncConmon's sessionsDir).

@@ -17,6 +17,7 @@ import { ProcessRunner } from '../../src/runtime/oci/process-runner.js';
 import { applyRootfsDiff, writeRootfsDiff } from '../../src/runtime/checkpoint/rootfs-diff.js';
 import { packArchive, readDumps, unpackArchive } from '../../src/runtime/checkpoint/checkpoint-archive.js';
 import { readTar } from '../../src/runtime/image/tar-reader.js';
+import { CHECKPOINT_WORK_DIR, CHECKPOINTER } from '../../src/runtime/checkpoint/write-checkpoint.js';
 import { kubeletShapedPod, mountsUnder, openFixture, type RuntimeFixture } from './runtime-fixture.js';
 
 const APP = 'isulats-test/ckpt-app:v1';
@@ -133,6 +134,30 @@ describe('checkpoint and restore on a host without a working CRIU', () => {
     expect(readdirSync(restores)).toEqual([`${'b'.repeat(64)}.${process.pid}`]);
     rmSync(busy, { recursive: true });
   }, 60_000);
+
+  it('resumes, when the engine opens, a container a dead checkpointer left paused, and leaves a live one\'s alone', async () => {
+    const id = await run('frozen', 'true');
+    const workDir = join(fx.options.root, 'containers', id, CHECKPOINT_WORK_DIR);
+    const state = async () => (await engine.ctx.runtimes.find('')!.runtime.state(id))?.status;
+    // As a checkpointer killed between its pause and its resume leaves it (write-checkpoint.ts).
+    mkdirSync(join(workDir, 'checkpoint'), { recursive: true });
+    const checkpointer = (pid: number) => writeFileSync(join(workDir, CHECKPOINTER), JSON.stringify({ pid }));
+    await engine.pause(id);
+    checkpointer(process.pid); // alive: its checkpoint is still going
+    engine = await fx.reopen();
+    expect(await state()).toBe('paused');
+    checkpointer(spawnSync('true').pid!); // gone
+    engine = await fx.reopen();
+    expect(await state()).toBe('running');
+    expect(readdirSync(join(fx.options.root, 'containers', id))).not.toContain(CHECKPOINT_WORK_DIR);
+    expect((await sh(id, 'echo thawed')).trim()).toBe('thawed');
+    // A pause of the operator's own (`isulats pause`) names no checkpointer: it stays.
+    await engine.pause(id);
+    engine = await fx.reopen();
+    expect(await state()).toBe('paused');
+    await engine.unpause(id);
+    await engine.removeContainer({ containerId: id });
+  }, 120_000);
 
   it('refuses an archive that is not a checkpoint, and a diff that climbs out of the rootfs', async () => {
     const dir = join(fx.dir, 'not-ckpt');

@@ -2,12 +2,13 @@
 // as CRI-O does it), `runc checkpoint --leave-running` into a work dir beside its record, its rw
 // layer diffed, resumed; then the metadata files written and everything packed into the archive at
 // the location kubelet named. The container keeps running (kubelet's forensic checkpoint).
-import { copyFileSync, existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import type * as cri from '../../api/cri.js';
 import type { ContainerRecord } from '../container/container-record.js';
 import type { OciRuntime } from '../oci/oci-runtime.js';
 import type { OverlaySnapshotter } from '../snapshot/overlay-snapshotter.js';
+import { currentCreator } from '../recovery/creator.js';
 import { joinPath } from '../store/path-join.js';
 import {
   BIND_MOUNTS, CHECKPOINT_DIR, CONFIG_DUMP, CONTAINER_LOG, CRI_CONFIG, DELETED_FILES, GO_ZERO_TIME, ROOTFS_DIFF_TAR, SPEC_DUMP, STATUS_DUMP,
@@ -29,11 +30,19 @@ export interface CheckpointInput {
   runtimeName: string;
 }
 
+/** The work dir's name in the container's object dir. */
+export const CHECKPOINT_WORK_DIR = 'checkpoint-work';
+
+/** In the work dir: who checkpoints (recovery resumes the container when that process died). */
+export const CHECKPOINTER = 'checkpointer.json';
+
 export async function writeCheckpoint(input: CheckpointInput): Promise<void> {
   const { record, oci, workDir } = input;
   await rm(workDir, { recursive: true, force: true });
   await mkdir(joinPath(workDir, CHECKPOINT_DIR), { recursive: true, mode: 0o700 });
   try {
+    // Written before the pause: a work dir without it was never paused by its checkpointer.
+    writeJson(workDir, CHECKPOINTER, currentCreator());
     const spec = JSON.parse(readFileSync(joinPath(record.bundle, 'config.json'), 'utf8')) as OciSpecDump;
     const snapshot = await input.snapshots.get(record.id);
     if (!snapshot) throw new Error(`container ${record.id} has no rootfs snapshot`);
@@ -48,6 +57,7 @@ export async function writeCheckpoint(input: CheckpointInput): Promise<void> {
     } finally {
       await oci.resume(record.id);
     }
+    rmSync(joinPath(workDir, CHECKPOINTER)); // not part of the archive
     if (deleted.length) writeJson(workDir, DELETED_FILES, deleted);
     writeJson(workDir, SPEC_DUMP, specDump(spec, record, input.pod));
     writeJson(workDir, CONFIG_DUMP, configDump(input));

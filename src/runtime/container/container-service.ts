@@ -46,7 +46,7 @@ import { RefusedWrites, writeUnlessRefused } from '../store/write-refused.js';
 import { CHECKPOINT_DIR } from '../checkpoint/archive-layout.js';
 import { applyRootfsDiff } from '../checkpoint/rootfs-diff.js';
 import { copyArchivedLog, isCheckpointArchivePath, openRestore, writeRestoreCriuConfig } from '../checkpoint/open-restore.js';
-import { writeCheckpoint } from '../checkpoint/write-checkpoint.js';
+import { CHECKPOINT_WORK_DIR, writeCheckpoint } from '../checkpoint/write-checkpoint.js';
 
 /** ExecSync output cap per stream (kubelet's limit for probes is 16 MiB). */
 export const EXEC_SYNC_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -489,7 +489,7 @@ export class ContainerService {
         status: containerStatusOf(record),
         oci: this.oci(record),
         snapshots: this.ctx.snapshots,
-        workDir: joinPath(this.ctx.containers.objectDir(record.id), 'checkpoint-work'),
+        workDir: joinPath(this.ctx.containers.objectDir(record.id), CHECKPOINT_WORK_DIR),
         location,
         runtimeName: record.runtimeHandler || this.ctx.runtimes.defaultName || 'runc',
       });
