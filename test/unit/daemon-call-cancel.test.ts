@@ -2,14 +2,11 @@
 // its client cancels or its deadline passes, and the remote backend (the CLI's client, and the
 // daemon's when it fronts another runtime) cancels its call when its own signal aborts. A fake
 // backend behind a real daemon socket records what its calls saw.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallOptions, CriBackend, PullImageOptions } from '../../src/client/backend.js';
 import { RemoteBackend } from '../../src/client/remote.js';
-import { startDaemon, type Daemon } from '../../src/daemon/daemon.js';
-import { createLogger } from '../../src/daemon/logger.js';
-import { resolveDaemonConfig } from '../../src/runtime/config/daemon-config.js';
 import { openCriClient, type RawCriClient } from '../rig/cri-client.js';
+import { fakeBackend as withCalls, startFakeBackendDaemon, type FakeBackendDaemon } from '../rig/fake-backend-daemon.js';
 import { waitFor } from '../rig/wait.js';
 
 /** What the fake backend's calls saw, by the image name or the command's first word. */
@@ -29,36 +26,25 @@ function work(name: string, signal: AbortSignal | undefined): Promise<never> | P
 }
 
 function fakeBackend(): CriBackend {
-  return {
-    kind: 'remote', target: 'fake', apiVersion: async () => 'v1', close: async () => undefined,
-    version: async () => ({ version: '0.1.0', runtimeName: 'fake', runtimeVersion: '1', runtimeApiVersion: 'v1' }),
+  return withCalls({
     pullImage: (req: { image?: { image?: string } }, opts?: PullImageOptions) => work(req.image?.image ?? '', opts?.signal),
     execSync: (req: { cmd?: string[] }, call?: CallOptions) => work(req.cmd?.[0] ?? '', call?.signal),
-  } as unknown as CriBackend;
+  });
 }
 
-let daemon: Daemon;
-let dir: string;
+let daemon: FakeBackendDaemon;
 let raw: RawCriClient;
 let remote: RemoteBackend;
 
 beforeAll(async () => {
-  dir = mkdtempSync('/tmp/ist-dcc-');
-  const base = resolveDaemonConfig({}, { socket: `${dir}/d.sock`, pidfile: `${dir}/d.pid`, root: dir, state: dir });
-  daemon = await startDaemon({
-    config: { ...base, websocketServerListeningPort: 0 },
-    backendFactory: async () => fakeBackend(),
-    log: createLogger('error', () => undefined),
-    shutdownGraceMs: 2000,
-  });
-  raw = openCriClient(daemon.endpoints[0]!);
-  remote = new RemoteBackend({ runtimeEndpoint: daemon.endpoints[0]!, timeoutMs: 5000 });
+  daemon = await startFakeBackendDaemon(fakeBackend(), 'ist-dcc-');
+  raw = openCriClient(daemon.endpoint);
+  remote = new RemoteBackend({ runtimeEndpoint: daemon.endpoint, timeoutMs: 5000 });
 });
 afterAll(async () => {
   raw?.close();
   await remote?.close();
   await daemon?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const aborted = (name: string) => waitFor(async () => seen.get(name)?.reason !== undefined, { timeoutMs: 10_000, what: `${name}'s signal to abort` });
