@@ -1,10 +1,8 @@
 // waitForExit: the exit counts once conmon recorded it, or once conmon and the container's init are
 // both gone (a conmon killed with SIGKILL never writes the record); otherwise it waits to the deadline.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { processRuns, waitForExit, type ExitProbe } from '../../src/runtime/container/exit-wait.js';
+import { startStranger, startZombie } from '../rig/zombie.js';
 
 function probe(o: { recordedAfter?: number; monitor?: boolean; initGoneAfter?: number }): ExitProbe & { calls: number } {
   const p = {
@@ -52,17 +50,16 @@ describe('waitForExit', () => {
 
 describe('processRuns', () => {
   it('says a live process runs, and a zombie or a missing PID does not (the /proc/PID/exe fast path must not count a zombie)', async () => {
-    // sh leaves `true` unreaped when it execs sleep: a zombie for as long as the sleep runs.
-    const child = spawn('sh', ['-c', 'true & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const zombie = await startZombie(); // its parent, a live sleep, never reaps it
+    const live = startStranger();
     try {
-      const zombie = Number((await once(child.stdout!, 'data'))[0].toString());
-      await vi.waitFor(() => expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /), { timeout: 5_000 });
-      expect(processRuns(zombie)).toBe(false);
-      expect(processRuns(child.pid!)).toBe(true);
+      expect(processRuns(zombie.pid)).toBe(false);
+      expect(processRuns(live.pid)).toBe(true);
       expect(processRuns(process.pid)).toBe(true);
       expect(processRuns(2 ** 22 + 1)).toBe(false); // above pid_max's ceiling: never a process
     } finally {
-      child.kill('SIGKILL');
+      zombie.stop();
+      live.stop();
     }
-  });
+  }, 30_000);
 });
