@@ -3,6 +3,7 @@
 // sandbox. Anything that needs the host (device numbers, profile files, the
 // image's /etc/passwd) is resolved by the caller and passed in.
 import type * as cri from '../../api/cri.js';
+import { isSystemdCgroupsPath } from '../oci/systemd-cgroup.js';
 import { invalidArgument } from '../errors.js';
 import type { OciImageConfig } from '../image/manifest.js';
 import { clampOomScoreAdj } from '../oci/oom-score.js';
@@ -485,7 +486,7 @@ export function buildContainerSpec(input: ContainerSpecInput): OciSpec {
  * swap (containerd 1.6 has the same hole). cgroupfs paths and runs without a swap limit: none.
  */
 export function systemdSwapProperty(cgroupsPath: string, resources: OciSpec | undefined): Record<string, string> {
-  if (!/^[^/:]+\.slice:[^:]*:[^:]+$/.test(cgroupsPath)) return {};
+  if (!isSystemdCgroupsPath(cgroupsPath)) return {};
   const memory = resources?.memory as { limit?: number; swap?: number } | undefined;
   if (!memory?.limit || memory.limit <= 0 || memory.swap === undefined || memory.swap < memory.limit) return {};
   return { 'org.systemd.property.MemorySwapMax': `uint64 ${memory.swap - memory.limit}` };

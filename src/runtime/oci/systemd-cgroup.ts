@@ -45,6 +45,11 @@ export function systemdCgroupsPath(parent: string, id: string): string {
 
 const SYSTEMD_PATH = /^([^/:]*):([^/:]*):([^/:]+)$/;
 
+/** Whether a cgroupsPath is runc's systemd form (`slice:prefix:name`), not a cgroupfs path. */
+export function isSystemdCgroupsPath(cgroupsPath: string): boolean {
+  return SYSTEMD_PATH.test(cgroupsPath);
+}
+
 /**
  * The cgroupfs path of a cgroupsPath as runc resolves it: `slice:prefix:name` is the scope
  * prefix-name.scope (or the slice `name` itself when it names one) under the slice's expansion;
