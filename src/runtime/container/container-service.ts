@@ -321,15 +321,14 @@ export class ContainerService {
    * Creates the runc container under a new conmon and starts it; returns the container's PID.
    * A runc container a killed StartContainer left created (its conmon still holds it) is started
    * rather than made twice. `beforeStart` runs between the two (the process and cgroup exist).
-   */
-  /**
-   * Runs the container's process; startedAt is taken just before `runc start`, so a process that
-   * exits at once cannot be recorded as finished before it started.
+   * startedAt is taken just before `runc start`, so a process that exits at once cannot be
+   * recorded as finished before it started. A restore (`conmon --restore`) is running once made.
    */
   private async launch(r: ContainerRecord, beforeStart?: (pid: number) => Promise<void>): Promise<{ pid: number; startedAt: string }> {
     const left = await this.runcState(r);
     if (left && left.status !== 'stopped' && left.status !== 'created') return { pid: left.pid, startedAt: nowNs() };
     let pid: number;
+    let restored = false;
     // Left created without its conmon (killed with the engine): nobody would keep its stdio, log or
     // exit code, so it is deleted below and made afresh under a new monitor.
     if (left?.status === 'created' && (await monitorAlive(r.bundle))) {
@@ -349,16 +348,13 @@ export class ContainerService {
         monitor: true,
         restoreFrom: r.restore ? joinPath(r.restore.dir, CHECKPOINT_DIR) : undefined,
       }));
-      // runc restore leaves the process running: there is nothing to start.
-      if (r.restore) {
-        runtimeFailpoint('start-after-conmon');
-        const startedAt = nowNs();
-        await beforeStart?.(pid);
-        return { pid, startedAt };
-      }
+      restored = !!r.restore;
     }
     runtimeFailpoint('start-after-conmon');
+    // runc restore leaves the process running: there is nothing to start.
+    const restoredAt = restored ? nowNs() : '';
     await beforeStart?.(pid);
+    if (restored) return { pid, startedAt: restoredAt };
     const startedAt = nowNs();
     await this.oci(r).start(r.id);
     return { pid, startedAt };
