@@ -1,7 +1,8 @@
 // CheckpointContainer's work: the container paused (its files then match the dumped processes,
 // as CRI-O does it), `runc checkpoint --leave-running` into a work dir beside its record, its rw
-// layer diffed, resumed; then the metadata files written and everything packed into the archive at
-// the location kubelet named. The container keeps running (kubelet's forensic checkpoint).
+// layer diffed and its log copied, resumed; then the metadata files written and everything packed
+// into the archive at the location kubelet named. The container keeps running (kubelet's forensic
+// checkpoint).
 import { copyFileSync, existsSync, lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import type * as cri from '../../api/cri.js';
@@ -54,6 +55,10 @@ export async function writeCheckpoint(input: CheckpointInput): Promise<void> {
         { upperdir: snapshot.upperdir, lowerdirs: snapshot.lowerdirs, exclude: (spec.mounts ?? []).map((m) => m.destination) },
         joinPath(workDir, ROOTFS_DIFF_TAR),
       );
+      // Still paused, and the dump took long enough for the monitor to drain what came before it:
+      // the log ends where the dumped processes were. Copied after the resume, it would hold lines
+      // the restored processes print again.
+      if (record.logPath && existsSync(record.logPath) && lstatSync(record.logPath).isFile()) copyFileSync(record.logPath, joinPath(workDir, CONTAINER_LOG));
     } finally {
       await oci.resume(record.id);
     }
@@ -65,7 +70,6 @@ export async function writeCheckpoint(input: CheckpointInput): Promise<void> {
     writeJson(workDir, CRI_CONFIG, record.config);
     const binds = bindMounts(spec);
     if (binds.length) writeJson(workDir, BIND_MOUNTS, binds);
-    if (record.logPath && existsSync(record.logPath) && lstatSync(record.logPath).isFile()) copyFileSync(record.logPath, joinPath(workDir, CONTAINER_LOG));
     await packArchive(workDir, input.location);
   } finally {
     await rm(workDir, { recursive: true, force: true });
