@@ -11,6 +11,17 @@ describe('fromGrpcError', () => {
     expect(err.kind).toBe('unavailable');
   });
 
+  it('says why a connect failed in one line, without grpc-js\'s own wording', () => {
+    const at = (errno: string) => `No connection established. Last error: Error: connect ${errno} /tmp/x.sock (2026-12-07T18:13:00.000Z). Resolution note: `;
+    expect(fromGrpcError({ code: 14, details: at('ENOENT') }, 'unix:///tmp/x.sock').message)
+      .toBe('cannot connect to unix:///tmp/x.sock: no such file or directory (is the runtime running?)');
+    expect(fromGrpcError({ code: 14, details: at('ECONNREFUSED') }, 'unix:///tmp/x.sock').message)
+      .toBe('cannot connect to unix:///tmp/x.sock: connection refused (nothing listens on the socket: is the runtime running?)');
+    expect(fromGrpcError({ code: 14, details: at('EHOSTDOWN') }, 'unix:///tmp/x.sock').message).toBe('cannot connect to unix:///tmp/x.sock: connect: EHOSTDOWN');
+    // A runtime's own Unavailable keeps its words.
+    expect(fromGrpcError({ code: 14, details: 'server is shutting down' }, 'unix:///tmp/x.sock').message).toBe('cannot connect to unix:///tmp/x.sock: server is shutting down');
+  });
+
   it("blames the connection only for grpc-js's own deadline, not a runtime's DeadlineExceeded", () => {
     const own = fromGrpcError({ code: 4, details: 'Deadline exceeded after 2.001s,LB pick: 0.001s' }, 'unix:///x.sock');
     expect(own.message).toBe('no answer from unix:///x.sock within the timeout (Deadline exceeded after 2.001s,LB pick: 0.001s)');
