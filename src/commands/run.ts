@@ -12,6 +12,7 @@ import { runStreamSession } from '../cli/stream-session.js';
 import { alreadyExists, invalidArgument } from '../runtime/errors.js';
 import { isDnsHostname } from '../runtime/sandbox/pod-hostname.js';
 import { pullAuth } from './create.js';
+import { POD_NAME_LABEL, POD_NAMESPACE_LABEL } from '../cli/filters.js';
 import type * as cri from '../api/cri.js';
 import type { CriBackend } from '../client/backend.js';
 
@@ -86,6 +87,8 @@ async function runImage(ctx: CommandContext, image: string, command: string[]): 
     command: command.length ? command : undefined,
     envs,
     logPath: `${name}/0.log`,
+    // kubelet's labels on a container: `ps` (ours and crictl's) shows its pod's name and namespace from them.
+    labels: { ...labels, [POD_NAME_LABEL]: name, [POD_NAMESPACE_LABEL]: 'default', 'io.kubernetes.pod.uid': uid, 'io.kubernetes.container.name': name },
     stdin: Boolean(f.interactive),
     stdinOnce: Boolean(f.interactive),
     tty: Boolean(f.tty),

@@ -70,6 +70,9 @@ describe('embedded CLI', () => {
       await waitFor(async () => (await ok(['logs', 'named-web'])).includes('named-hello'), { timeoutMs: 20_000, what: 'the log line' });
       expect(JSON.parse(await ok(['inspect', 'named-web'])).status.id).toBe(id);
       expect(await ok(['top', 'named-web'])).toContain('sleep 3600');
+      // kubelet's labels on the container: ps shows its pod and namespace (crictl prints "unknown" without them).
+      const row = (await ok(['ps', '--name', '^named-web$'])).trim().split('\n')[1]!.split(/\s{2,}/);
+      expect(row.slice(-2)).toEqual(['named-web', 'default']);
       const again = await cli(['run', '-d', '--name', 'named-web', 'local/busybox:test', 'true']);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/^isulats: run: the name "named-web" is already in use by pod [0-9a-f]{64}: .+\n$/);
