@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { defineCommand } from '../cli/spec.js';
 import type { DaemonRun } from '../daemon/run-daemon.js';
+import { failedPrecondition } from '../runtime/errors.js';
 
 export default defineCommand({
   summary: 'Run the CRI daemon (runtime.v1 and runtime.v1alpha2) on a unix socket',
@@ -63,6 +64,10 @@ export default defineCommand({
     if (ctx.flags.validate) {
       ctx.print(`configuration is valid (${run.explicit ? run.configPath : `${run.configPath}, defaults where absent`})\n`);
       return 0;
+    }
+    // Before anything is opened (the pid file, the event loop's priority): the engine needs root.
+    if (!run.backendEndpoint && process.getuid?.() !== 0) {
+      throw failedPrecondition('daemon: the embedded engine needs root (it runs runc, mounts overlays and sets up networks); run it as root, as the systemd unit does');
     }
     // Once, before anything is opened: the same process again under the daemon's V8 and glibc
     // settings, on the daemon's own bundle (this parse travels with it).

@@ -301,6 +301,34 @@ describe('completion', () => {
   });
 });
 
+describe('a user who is not root, without an endpoint', () => {
+  const asNobody = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, 'bin/isulats', ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    const timer = setTimeout(() => child.pid && signalPid(child.pid, 'SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+    });
+  });
+
+  it('refuses the daemon in one line before it touches anything, and doctor says to run as root', async () => {
+    const pidfile = join(dir, 'nobody-daemon.pid');
+    const daemon = await asNobody(['daemon', '--socket', join(dir, 'nobody-daemon.sock'), '--pidfile', pidfile]);
+    expect(daemon).toMatchObject({ code: 1, stdout: '' });
+    expect(daemon.stderr).toBe('isulats: daemon: the embedded engine needs root (it runs runc, mounts overlays and sets up networks); run it as root, as the systemd unit does\n');
+    expect(existsSync(pidfile)).toBe(false);
+    const doctor = await asNobody(['--embedded', 'doctor', '-o', 'json']);
+    const parsed = JSON.parse(doctor.stdout) as { checks?: Array<{ id: string; fix?: string }> } | Array<{ id: string; fix?: string }>;
+    const checks = Array.isArray(parsed) ? parsed : parsed.checks ?? [];
+    expect(checks.find((c) => c.id === 'endpoint')?.fix).toBe('run as root (sudo isulats doctor), or point --runtime-endpoint at a CRI socket this user may write to');
+  });
+});
+
 describe('unreachable endpoint', () => {
   it('fails with a clear error within the timeout', async () => {
     // Nobody listens: the connect error, naming the endpoint and its cause.

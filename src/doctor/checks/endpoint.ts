@@ -22,5 +22,6 @@ function endpointFix(f: EndpointFacts): string {
   if (/permission denied|\bEACCES\b/i.test(f.error ?? '')) {
     return `run as root, or as a user allowed to write to the socket (its group: ls -l ${f.target.replace(/^unix:(\/\/)?/, '')})`;
   }
+  if (/needs root/.test(f.error ?? '')) return 'run as root (sudo isulats doctor), or point --runtime-endpoint at a CRI socket this user may write to';
   return 'start the runtime, or point --runtime-endpoint (or CONTAINER_RUNTIME_ENDPOINT) at its socket';
 }
