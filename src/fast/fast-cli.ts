@@ -22,6 +22,7 @@ import { CONTAINERS_HEADER, containerRow, PODS_HEADER, podRow } from '../cli/out
 import { ago } from '../cli/output/units.js';
 import { decodeContainers, decodePods, decodeVersion, LIST_PODS_REQUEST, listContainersRequest, VERSION_REQUEST } from './cri-wire.js';
 import { unaryCall } from './h2-unary.js';
+import { writeAllSync, WRITTEN } from './write-sync.js';
 import { parseInspectArgs, runInspect, type InspectArgs, type InspectVerb } from './fast-inspect.js';
 
 type Verb = 'version' | 'pods' | 'ps' | InspectVerb;
@@ -214,12 +215,35 @@ export function tryFast(argv: string[]): Promise<number | undefined> | undefined
   if (!call) return undefined;
   return runFastCall(call).then((output) => {
     if (output === undefined) return undefined;
-    if (output.stderr) process.stderr.write(output.stderr);
-    // A reader that went away (| head -1) ends the call quietly, as crictl's does.
-    process.stdout.on('error', () => process.exit(0));
-    return new Promise<number>((resolve) => process.stdout.write(output.stdout, () => {
-      if (output.error) process.stderr.write(output.error);
-      resolve(output.code ?? 0);
-    }));
+    if (output.stderr) writeStderr(output.stderr);
+    return new Promise<number>((resolve) => {
+      const done = () => {
+        if (output.error) writeStderr(output.error);
+        resolve(output.code ?? 0);
+      };
+      let left: string | null;
+      try {
+        left = writeAllSync(1, output.stdout);
+      } catch (err) {
+        // Output that could not be written (a full disk) must not pass for success.
+        writeStderr(`isulats: writing the output: ${(err as Error).message}\n`);
+        return resolve(1);
+      }
+      // A reader that went away (| head -1) ends the call quietly, as crictl's does.
+      if (left === null) return resolve(0);
+      if (left === WRITTEN) return done();
+      process.stdout.on('error', () => process.exit(0));
+      process.stdout.write(left, done);
+    });
   }, () => undefined);
+}
+
+/** A line on stderr; the stream only when the descriptor would block. */
+function writeStderr(text: string): void {
+  try {
+    const left = writeAllSync(2, text);
+    if (left) process.stderr.write(left);
+  } catch {
+    // stderr gone: nothing to tell anyone
+  }
 }
