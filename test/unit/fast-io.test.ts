@@ -1,6 +1,7 @@
 // The fast path's own I/O: the unix connection on libuv's pipe handle (and its node:net
 // stand-in), and output written with write(2), against real sockets, FIFOs and /dev/full.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FAST_TRANSPORTS, useFastTransport } from '../rig/fast-transport.js';
 import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { execFileSync } from 'node:child_process';
@@ -17,16 +18,10 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.each([['the libuv pipe handle', '0'], ['node:net', '1']])('a unix connection on %s', (_name, net) => {
+describe.each(FAST_TRANSPORTS)('a unix connection %s', (_name, net) => {
   let server: Server | undefined;
-  let savedNet: string | undefined;
-  beforeEach(() => {
-    savedNet = process.env.ISULATS_FAST_NET;
-    process.env.ISULATS_FAST_NET = net;
-  });
+  useFastTransport(net);
   afterEach(async () => {
-    if (savedNet === undefined) delete process.env.ISULATS_FAST_NET;
-    else process.env.ISULATS_FAST_NET = savedNet;
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server = undefined;
   });

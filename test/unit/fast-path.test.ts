@@ -2,6 +2,7 @@
 // decoding against protobufjs's (the full CLI's) on the same bytes, HPACK
 // field values, and its unary call against scripted HTTP/2 peers.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FAST_TRANSPORTS, useFastTransport } from '../rig/fast-transport.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Http2Server } from 'node:http2';
 import { tmpdir } from 'node:os';
@@ -178,17 +179,11 @@ describe('CRI messages by hand', () => {
 });
 
 // Both transports unix-stream.ts has: libuv's pipe handle (the default) and node:net (ISULATS_FAST_NET=1).
-describe.each([['on the libuv pipe handle', '0'], ['on node:net', '1']])('unary call over hand-made HTTP/2 %s', (_name, net) => {
+describe.each(FAST_TRANSPORTS)('unary call over hand-made HTTP/2 %s', (_name, net) => {
   let dir: string;
   let server: Http2Server | undefined;
-  let savedNet: string | undefined;
-  beforeEach(() => {
-    savedNet = process.env.ISULATS_FAST_NET;
-    process.env.ISULATS_FAST_NET = net;
-  });
+  useFastTransport(net);
   afterEach(async () => {
-    if (savedNet === undefined) delete process.env.ISULATS_FAST_NET;
-    else process.env.ISULATS_FAST_NET = savedNet;
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server = undefined;
     rmSync(dir, { recursive: true, force: true });
