@@ -37,6 +37,7 @@ interface PipeHandle {
 interface WriteReq {
   handle?: PipeHandle;
   oncomplete?: (status: number) => void;
+  buffer?: Buffer;
   async?: boolean;
 }
 
@@ -100,6 +101,7 @@ function onPipeHandle(b: StreamBindings, path: string, first: Buffer, on: UnixSt
     }
     const req = new b.WriteWrap();
     req.handle = handle;
+    req.buffer = bytes; // held until the write completes (net does the same)
     req.async = false;
     req.oncomplete = (status) => {
       if (status < 0) close();
