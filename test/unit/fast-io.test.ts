@@ -69,6 +69,17 @@ describe.each(FAST_TRANSPORTS)('a unix connection %s', (_name, net) => {
     expect(ends).toBe(1);
   });
 
+  it('sends a write larger than the socket buffers whole and in order', async () => {
+    const big = Buffer.alloc(4 << 20);
+    for (let i = 0; i < big.length; i += 4) big.writeUInt32LE(i, i);
+    const { sock, got } = await peer(Buffer.from('ok'), { expectBytes: 1 + big.length });
+    await new Promise<void>((resolve) => {
+      const s = openUnixStream(sock, Buffer.from('a'), { data: () => undefined, end: resolve });
+      s.write(big);
+    });
+    expect((await got).equals(Buffer.concat([Buffer.from('a'), big]))).toBe(true);
+  });
+
   it('ends once, closed here, with the peer still open; writes after that go nowhere', async () => {
     const { sock } = await peer(Buffer.from('hello'), { expectBytes: 1, stayOpen: true });
     let ends = 0;
