@@ -24,6 +24,27 @@ const STATIC_TABLE: readonly (readonly [string, string])[] = [['', ''], ...[
 /** RFC 7541 section 4.1: an entry's size is its name's and value's octets plus 32. */
 const ENTRY_OVERHEAD = 32;
 
+/**
+ * Huffman-coded strings already decoded, by their code (latin1): some clients send the same value
+ * as a literal on every request (grpc-js's :path is never indexed), and decoding bit by bit costs
+ * more than the rest of a small call's header block. Bounded: emptied when full.
+ */
+const huffmanCache = new Map<string, string>();
+const HUFFMAN_CACHE_ENTRIES = 512;
+const HUFFMAN_CACHE_MAX_CODE = 256;
+
+function cachedHuffmanDecode(raw: Buffer): string {
+  if (raw.length > HUFFMAN_CACHE_MAX_CODE) return huffmanDecode(raw);
+  const key = raw.toString('latin1');
+  let text = huffmanCache.get(key);
+  if (text === undefined) {
+    text = huffmanDecode(raw);
+    if (huffmanCache.size >= HUFFMAN_CACHE_ENTRIES) huffmanCache.clear();
+    huffmanCache.set(key, text);
+  }
+  return text;
+}
+
 /** Why a block could not be decoded: a COMPRESSION_ERROR, or (`tooLarge`) a header list past the bound. */
 export class HpackDecodeError extends Error {
   override name = 'HpackDecodeError';
@@ -80,7 +101,7 @@ export class HpackDecoder {
       i += len;
       if (!huffman) return raw.toString('latin1');
       try {
-        return huffmanDecode(raw);
+        return cachedHuffmanDecode(raw);
       } catch (err) {
         throw new HpackDecodeError((err as Error).message);
       }
