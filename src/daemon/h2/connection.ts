@@ -220,6 +220,9 @@ export class H2Connection implements StreamOwner {
     }
     stream.receiveWindow -= payload.length;
     const data = flags & Flag.PADDED ? unpad(payload) : payload;
+    // The connection's window comes back on arrival (a stream that reads slowly must not stall
+    // the others; each stream's own window bounds what it holds), the stream's once it is read.
+    this.returnConnectionWindow(payload.length);
     if (!stream.manualWindow) this.consumed(stream, payload.length);
     else if (data.length < payload.length) this.consumed(stream, payload.length - data.length);
     if (data.length) stream.onData?.(data);
@@ -396,7 +399,6 @@ export class H2Connection implements StreamOwner {
   }
 
   consumed(stream: H2Stream, bytes: number): void {
-    this.returnConnectionWindow(bytes);
     if (stream.remoteEnded || stream.closed) return;
     // Said once half the window is read, so a long upload costs few frames.
     stream.unacked += bytes;
