@@ -60,11 +60,11 @@ function fakeBackend(): CriBackend {
 
 interface Side { daemon: Daemon; socket: string; dir: string; session: http2.ClientHttp2Session }
 
-async function start(grpcFastPath: boolean): Promise<Side> {
+async function start(grpcFastPath: boolean, h2Transport = true): Promise<Side> {
   const dir = mkdtempSync('/tmp/ist-ufp-');
   const socket = `${dir}/d.sock`;
   const config = { ...resolveDaemonConfig({}, { socket, pidfile: `${dir}/d.pid`, root: dir, state: dir }), enableCriV1: true };
-  const daemon = await startDaemon({ config, backendFactory: async () => fakeBackend(), log: createLogger('error', () => undefined), shutdownGraceMs: 2000, grpcFastPath });
+  const daemon = await startDaemon({ config, backendFactory: async () => fakeBackend(), log: createLogger('error', () => undefined), shutdownGraceMs: 2000, grpcFastPath, h2Transport });
   return { daemon, socket, dir, session: connectUnix(socket) };
 }
 
@@ -76,11 +76,13 @@ async function encode(version: 'v1' | 'v1alpha2', service: 'RuntimeService' | 'I
 
 const V1 = '/runtime.v1.RuntimeService';
 
-describe('unary calls served on the HTTP/2 stream', () => {
+// The fast side: the hand-framed transport on the unix socket (h2/), then grpc-js's HTTP/2 server
+// with the dispatcher (ISULATS_H2_TRANSPORT=0, and TCP listeners).
+describe.each([['the hand-framed transport', true], ['grpc-js\'s HTTP/2 server', false]])('unary calls served on the HTTP/2 stream: %s', (_name, h2Transport) => {
   let fast: Side;
   let slow: Side;
   beforeAll(async () => {
-    [fast, slow] = await Promise.all([start(true), start(false)]);
+    [fast, slow] = await Promise.all([start(true, h2Transport), start(false)]);
   });
   afterAll(async () => {
     for (const s of [fast, slow]) {
@@ -224,6 +226,18 @@ describe('unary calls served on the HTTP/2 stream', () => {
       expect(aborted).toEqual(['exec']);
       expect((await rawGrpcCall(side.session, `${V1}/Version`, grpcFrame(Buffer.alloc(0)))).trailers).toMatchObject({ 'grpc-status': '0' });
       expect(side.daemon.fastPathCalls() - before).toBe(side === fast ? 2 : 0);
+    }
+  });
+
+  it('curl --http2-prior-knowledge gets an HTTP/2 answer, the same from both, with any Host', async () => {
+    const { execFile } = await import('node:child_process');
+    const curl = (socket: string, args: string[]) => new Promise<string>((resolve) => {
+      execFile('curl', ['-s', '-o', '/dev/null', '-w', '%{http_version} %{http_code}', '--max-time', '10', '--http2-prior-knowledge', '--unix-socket', socket, ...args], (_err, stdout) => resolve(stdout));
+    });
+    for (const args of [['http://localhost/'], ['-H', 'Host: /run/x.sock', 'http://localhost/'], ['-X', 'POST', '-H', 'content-type: application/grpc', '--data-binary', '@/dev/null', `http://localhost${V1}/Version`]]) {
+      const [a, b] = await Promise.all([curl(fast.socket, args), curl(slow.socket, args)]);
+      expect(a, args.join(' ')).toMatch(/^2 \d{3}$/);
+      expect(a, args.join(' ')).toBe(b);
     }
   });
 });
