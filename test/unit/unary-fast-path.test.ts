@@ -3,6 +3,7 @@
 // HTTP/2 requests (node:http2 client, so odd frames can be sent): headers, message bytes and
 // trailers must match, and the fast-path daemon's counter says it served the unary ones.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import * as http2 from 'node:http2';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import { connectUnix, grpcFrame, rawGrpcCall, type RawAnswer } from '../rig/raw-
 
 /** Calls whose signal aborted, by name. */
 const aborted: string[] = [];
+/** Events GetContainerEvents yields. */
+let eventCount = 1;
 /** Calls started, by name. */
 const started: string[] = [];
 /** The type of the first env value each CreateContainer reached the backend with. */
@@ -53,7 +56,7 @@ function fakeBackend(): CriBackend {
     pullImage: untilAborted('pull'),
     execSync: untilAborted('exec'),
     async *getContainerEvents() {
-      yield { containerId: 'c1', containerEventType: 'CONTAINER_STARTED_EVENT', createdAt: '1', podSandboxStatus: null, containersStatuses: [] };
+      for (let i = 0; i < eventCount; i++) yield { containerId: `c${i + 1}`, containerEventType: 'CONTAINER_STARTED_EVENT', createdAt: '1', podSandboxStatus: null, containersStatuses: [] };
     },
   } as unknown as CriBackend;
 }
@@ -240,4 +243,37 @@ describe.each([['the hand-framed transport', true], ['grpc-js\'s HTTP/2 server',
       expect(a, args.join(' ')).toBe(b);
     }
   });
+
+  it('relays a streamed answer larger than the client\'s window, read slowly, whole and the same as grpc-js\'s', async () => {
+    eventCount = 20_000;
+    try {
+      const read = (socket: string) => new Promise<Buffer>((resolve) => {
+        const session = http2.connect('http://localhost', { createConnection: () => connect(socket), settings: { initialWindowSize: 4096 } });
+        session.on('error', () => undefined);
+        const req = session.request({ ':method': 'POST', ':path': `${V1}/GetContainerEvents`, 'content-type': 'application/grpc', te: 'trailers' });
+        const chunks: Buffer[] = [];
+        let trailers = '';
+        req.on('data', (c: Buffer) => {
+          chunks.push(c);
+          // A slow reader: the window stays shut for a while now and then.
+          if (chunks.length % 50 === 0) {
+            req.pause();
+            setTimeout(() => req.resume(), 5);
+          }
+        });
+        req.on('trailers', (t) => (trailers = String(t['grpc-status'])));
+        req.on('close', () => {
+          session.close();
+          resolve(Buffer.concat([Buffer.from(trailers), ...chunks]));
+        });
+        req.end(grpcFrame(Buffer.alloc(0)));
+      });
+      const [a, b] = await Promise.all([read(fast.socket), read(slow.socket)]);
+      expect(a.subarray(0, 1).toString()).toBe('0');
+      expect(a.length).toBeGreaterThan(300_000);
+      expect(a.equals(b)).toBe(true);
+    } finally {
+      eventCount = 1;
+    }
+  }, 30_000);
 });
