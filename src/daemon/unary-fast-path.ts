@@ -205,7 +205,7 @@ function guarded(stream: ServerHttp2Stream, write: () => void): void {
  * nothing must cost nothing).
  */
 export class RequestReader {
-  private prefix = Buffer.alloc(5);
+  private readonly prefix = Buffer.allocUnsafe(5);
   private prefixRead = 0;
   private parts: Buffer[] = [];
   private missing = 0; // bytes of the current message still to come
@@ -217,6 +217,15 @@ export class RequestReader {
   push(chunk: Buffer): GrpcStatus | undefined {
     let at = 0;
     while (at < chunk.length) {
+      if (this.prefixRead === 0 && !this.complete && chunk.length - at >= 5) {
+        // The usual case: prefix and message in this chunk; kept as a view of it, nothing copied.
+        const length = chunk.readUInt32BE(at + 1);
+        if (length <= MAX_MESSAGE_BYTES && chunk.length - at - 5 >= length) {
+          this.complete = chunk.subarray(at, at + 5 + length);
+          at += 5 + length;
+          continue;
+        }
+      }
       if (this.prefixRead < 5) {
         const n = Math.min(5 - this.prefixRead, chunk.length - at);
         chunk.copy(this.prefix, this.prefixRead, at, at + n);

@@ -143,7 +143,7 @@ describe('hand-framed HTTP/2 connection', () => {
   it('reads padded HEADERS with a priority, padded DATA, CONTINUATION, and ignores PRIORITY frames', async () => {
     let got: { path?: string; body: string } = { body: '' };
     const p = await peer({}, (s) => {
-      got.path = s.headers[':path'];
+      got.path = s.header(':path');
       s.onData = (d) => (got.body += d.toString());
       answer(s);
     });

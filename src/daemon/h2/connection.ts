@@ -385,6 +385,29 @@ export class H2Connection implements StreamOwner {
     this.scheduleFlush();
   }
 
+  sendWhole(stream: H2Stream, headers: Buffer, body: Buffer, trailers: Buffer): boolean {
+    if (stream.closed || this.closed) return true;
+    const n = body.length;
+    if (n > stream.sendWindow || n > this.sendWindow || n > this.peerMaxFrame || headers.length > this.peerMaxFrame || trailers.length > this.peerMaxFrame) return false;
+    if (this.socket.writableLength + this.outBytes >= SOCKET_HIGH_WATER) return false;
+    const H = FRAME_HEADER_LENGTH;
+    const out = Buffer.allocUnsafe(3 * H + headers.length + n + trailers.length);
+    let at = writeFrameHeader(out, 0, headers.length, FrameType.HEADERS, Flag.END_HEADERS, stream.id);
+    at += headers.copy(out, at);
+    at = writeFrameHeader(out, at, n, FrameType.DATA, 0, stream.id);
+    at += body.copy(out, at);
+    at = writeFrameHeader(out, at, trailers.length, FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, stream.id);
+    trailers.copy(out, at);
+    stream.headersSent = true;
+    stream.localEnded = true;
+    stream.sendWindow -= n;
+    this.sendWindow -= n;
+    this.emit(out);
+    this.localDone(stream);
+    this.scheduleFlush();
+    return true;
+  }
+
   schedule(stream: H2Stream): void {
     if (stream.closed) return;
     this.ready.add(stream);
@@ -644,6 +667,15 @@ function validRequest(fields: Array<[string, string]>): boolean {
     }
   }
   return method && scheme && path;
+}
+
+/** Writes a frame header into `buf` at `at`; returns where its payload starts. */
+function writeFrameHeader(buf: Buffer, at: number, length: number, type: number, flags: number, id: number): number {
+  buf.writeUIntBE(length, at, 3);
+  buf[at + 3] = type;
+  buf[at + 4] = flags;
+  buf.writeUInt32BE(id, at + 5);
+  return at + FRAME_HEADER_LENGTH;
 }
 
 function unpad(payload: Buffer): Buffer {

@@ -24,11 +24,11 @@ function statusBlock(status: GrpcStatus): Buffer {
 }
 
 /** Whether the hand transport serves this request as a unary call: a POST of gRPC to a known unary method. */
-export function unaryMethodFor(methods: ReadonlyMap<string, UnaryMethod>, headers: Record<string, string>): UnaryMethod | undefined {
-  if (headers[':method'] !== 'POST') return undefined;
-  const type = headers['content-type'];
+export function unaryMethodFor(methods: ReadonlyMap<string, UnaryMethod>, stream: H2Stream): UnaryMethod | undefined {
+  if (stream.header(':method') !== 'POST') return undefined;
+  const type = stream.header('content-type');
   if (type !== 'application/grpc' && type !== 'application/grpc+proto') return undefined;
-  return methods.get(headers[':path']!);
+  return methods.get(stream.header(':path')!);
 }
 
 export function serveUnaryOnStream(stream: H2Stream, method: UnaryMethod, log: Logger): void {
@@ -50,7 +50,7 @@ export function serveUnaryOnStream(stream: H2Stream, method: UnaryMethod, log: L
     if (early) abort.abort(callerGoneError());
   };
 
-  const timeout = stream.headers['grpc-timeout'];
+  const timeout = stream.header('grpc-timeout');
   if (timeout !== undefined) {
     const match = DEADLINE_REGEX.exec(clampTimeoutHeader(timeout));
     if (!match) return sendStatus({ code: Status.INTERNAL, details: `Invalid grpc-timeout value "${timeout}"` });
@@ -70,7 +70,7 @@ export function serveUnaryOnStream(stream: H2Stream, method: UnaryMethod, log: L
     if (ended) return;
     const message = reader.message();
     if (!message) return sendStatus({ code: Status.UNIMPLEMENTED, details: `Received no request message for server streaming method ${method.path}` });
-    void decodeRequest(message, stream.headers['grpc-encoding'], method).then(async (decoded) => {
+    void decodeRequest(message, stream.header('grpc-encoding'), method).then(async (decoded) => {
       if (ended) return;
       if ('status' in decoded) return sendStatus(decoded.status);
       const outcome = await method.call(decoded.request, abort.signal);
@@ -79,9 +79,7 @@ export function serveUnaryOnStream(stream: H2Stream, method: UnaryMethod, log: L
       const frame = answerMessage(method, outcome.answer as object);
       if (!Buffer.isBuffer(frame)) return sendStatus(frame);
       finish();
-      stream.respond(RESPONSE_BLOCK);
-      stream.write(frame);
-      stream.end(OK_TRAILERS_BLOCK);
+      stream.respondWhole(RESPONSE_BLOCK, frame, OK_TRAILERS_BLOCK);
     }).catch((err: unknown) => {
       log.error('unary call on the HTTP/2 transport failed', { path: method.path, error: err instanceof Error ? err.message : String(err) });
       sendStatus({ code: Status.INTERNAL, details: 'Internal server error' });

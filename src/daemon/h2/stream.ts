@@ -7,6 +7,8 @@ import type { HeaderField } from '../../protocols/http2/hpack-decoder.js';
 /** What a stream needs from its connection. */
 export interface StreamOwner {
   sendHeaders(stream: H2Stream, block: Buffer, endStream: boolean): void;
+  /** Headers, DATA and trailers as one write if the windows allow it now; false (nothing sent) if not. */
+  sendWhole(stream: H2Stream, headers: Buffer, body: Buffer, trailers: Buffer): boolean;
   /** Data (and then trailers) queued on `stream` may go out. */
   schedule(stream: H2Stream): void;
   sendReset(stream: H2Stream, code: number): void;
@@ -17,8 +19,6 @@ export interface StreamOwner {
 export class H2Stream {
   /** The request's header fields as sent (pseudo-headers first). */
   readonly fields: HeaderField[];
-  /** The same, by name (the last value of a repeated name). */
-  readonly headers: Record<string, string> = Object.create(null) as Record<string, string>;
 
   /** DATA as it arrives (padding removed). */
   onData?: (chunk: Buffer) => void;
@@ -56,9 +56,27 @@ export class H2Stream {
     receiveWindow: number,
   ) {
     this.fields = fields;
-    for (const [k, v] of fields) this.headers[k] = v;
     this.sendWindow = sendWindow;
     this.receiveWindow = receiveWindow;
+  }
+
+  /** The last value of header `name` (a scan: a request has a dozen fields, and most calls read five). */
+  header(name: string): string | undefined {
+    const f = this.fields;
+    for (let i = f.length - 1; i >= 0; i--) if (f[i]![0] === name) return f[i]![1];
+    return undefined;
+  }
+
+  /**
+   * A whole answer at once: headers, one DATA payload, trailers (HPACK blocks). Goes out as one
+   * buffer when the windows take the body now (a unary answer, most of the time); queued otherwise.
+   */
+  respondWhole(headers: Buffer, body: Buffer, trailers: Buffer): void {
+    if (this.localEnded || this.headersSent) return;
+    if (this.owner.sendWhole(this, headers, body, trailers)) return;
+    this.respond(headers);
+    this.write(body);
+    this.end(trailers);
   }
 
   /** Response headers (an HPACK block); `endStream` makes it a trailers-only answer. */

@@ -46,7 +46,7 @@ export function createH2Transport(opts: H2TransportOptions): H2Transport {
       const relay = new GrpcJsRelay(opts.inject);
       const conn = new H2Connection(socket, opts.limits, {
         onStream(stream) {
-          const method = unaryMethodFor(methods, stream.headers);
+          const method = unaryMethodFor(methods, stream);
           if (!method) return relay.relay(stream);
           served++;
           try {
