@@ -333,5 +333,20 @@ describe('hand-framed HTTP/2 connection', () => {
       expect(idle.goAwayCode()).toBe(ErrorCode.NO_ERROR);
       await idle.until('close', () => idle.closed);
     });
+
+    it('a silent peer gets a PING after the keepalive time and is closed when it does not answer; one that answers stays', async () => {
+      const mute = await peer({ keepaliveTimeMs: 100, keepaliveTimeoutMs: 150 });
+      mute.start();
+      await mute.until('PING', () => mute.of(FrameType.PING).some((f) => !(f.flags & Flag.ACK)));
+      await mute.until('close', () => mute.closed);
+      const alive = await peer({ keepaliveTimeMs: 100, keepaliveTimeoutMs: 150 });
+      alive.start();
+      for (let i = 0; i < 8; i++) {
+        await new Promise((r) => setTimeout(r, 60));
+        for (const f of alive.of(FrameType.PING).filter((f) => !(f.flags & Flag.ACK)).slice(i ? -1 : 0)) alive.send(h2Frame(FrameType.PING, Flag.ACK, 0, f.payload));
+      }
+      expect(alive.of(FrameType.PING).length).toBeGreaterThan(0);
+      expect(alive.closed).toBe(false);
+    });
   });
 });

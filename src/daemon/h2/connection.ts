@@ -88,6 +88,7 @@ export class H2Connection implements StreamOwner {
   private idleTimer?: NodeJS.Timeout;
   private keepaliveTimer?: NodeJS.Timeout;
   private keepaliveDeadline?: NodeJS.Timeout;
+  private readSinceCheck = false;
   /** Calls that came in (tests, the daemon's counters). */
   streamsOpened = 0;
 
@@ -100,7 +101,7 @@ export class H2Connection implements StreamOwner {
     socket.on('close', () => this.onSocketClose());
     this.handshakeTimer = setTimeout(() => this.timedOut('handshake'), limits.handshakeTimeoutMs);
     this.handshakeTimer.unref();
-    this.keepaliveTimer = setTimeout(() => this.ping(), limits.keepaliveTimeMs);
+    this.keepaliveTimer = setTimeout(() => this.keepaliveCheck(), limits.keepaliveTimeMs);
     this.keepaliveTimer.unref();
     // The server preface: our SETTINGS, then the connection window opened to ours.
     const settings = Buffer.alloc(18);
@@ -112,6 +113,7 @@ export class H2Connection implements StreamOwner {
     settings.writeUInt32BE(limits.maxHeaderListBytes, 14);
     this.emit(h2Frame(FrameType.SETTINGS, 0, 0, settings));
     this.emit(windowUpdate(0, CONNECTION_RECEIVE_WINDOW - DEFAULT_WINDOW));
+    this.scheduleFlush();
   }
 
   /** Streams open now. */
@@ -136,7 +138,8 @@ export class H2Connection implements StreamOwner {
 
   private onData(chunk: Buffer): void {
     if (this.closed) return;
-    this.keepaliveTimer?.refresh();
+    // Read by the keepalive timer when it fires (cheaper than re-arming it for every chunk).
+    this.readSinceCheck = true;
     try {
       let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
       this.pending = undefined;
@@ -596,6 +599,17 @@ export class H2Connection implements StreamOwner {
       return true;
     }
     return false;
+  }
+
+  /** A PING once a whole keepalive period passed without a byte from the peer (so after one to two periods of silence). */
+  private keepaliveCheck(): void {
+    if (this.closed) return;
+    if (this.readSinceCheck) {
+      this.readSinceCheck = false;
+      this.keepaliveTimer?.refresh();
+      return;
+    }
+    this.ping();
   }
 
   private ping(): void {
