@@ -39,6 +39,8 @@ export const H2_RESET_BURST = 1000;
 export const H2_RESETS_PER_SECOND = 33;
 /** Output a peer leaves unread (PING and SETTINGS floods answered into a shut socket): nghttp2 caps 1000 queued ACKs; we cap their bytes. */
 export const H2_MAX_QUEUED_OUTPUT_BYTES = 1 << 20;
+/** Answer DATA held for streams whose window the peer keeps shut: ours, two of the largest messages (grpc-go holds each unsent message too, unbounded in count). */
+export const H2_MAX_QUEUED_DATA_BYTES = 32 << 20;
 /** Settings in one SETTINGS frame: nghttp2's NGHTTP2_DEFAULT_MAX_SETTINGS. */
 export const H2_MAX_SETTINGS_ENTRIES = 32;
 
@@ -98,6 +100,7 @@ export function h2Limits(limits: DaemonLimits): H2Limits {
     resetBurst: H2_RESET_BURST,
     resetsPerSecond: H2_RESETS_PER_SECOND,
     maxQueuedOutputBytes: H2_MAX_QUEUED_OUTPUT_BYTES,
+    maxQueuedDataBytes: H2_MAX_QUEUED_DATA_BYTES,
     maxSettingsEntries: H2_MAX_SETTINGS_ENTRIES,
     handshakeTimeoutMs: limits.grpcHandshakeTimeoutMs,
     idleTimeoutMs: limits.grpcIdleTimeoutMs,

@@ -13,7 +13,7 @@ import { hpackEncode, hpackInt } from '../../src/protocols/http2/hpack-encoder.j
 
 const LIMITS: H2Limits = {
   maxConcurrentStreams: 4, maxHeaderBlockBytes: 4096, maxHeaderListBytes: 8192, resetBurst: 20, resetsPerSecond: 1,
-  maxQueuedOutputBytes: 64 * 1024, maxSettingsEntries: 8, handshakeTimeoutMs: 5000, idleTimeoutMs: 60_000,
+  maxQueuedOutputBytes: 64 * 1024, maxQueuedDataBytes: 256 * 1024, maxSettingsEntries: 8, handshakeTimeoutMs: 5000, idleTimeoutMs: 60_000,
   keepaliveTimeMs: 60_000, keepaliveTimeoutMs: 5000,
 };
 
@@ -287,6 +287,35 @@ describe('hand-framed HTTP/2 connection', () => {
       expect(p.goAwayCode()).toBe(ErrorCode.ENHANCE_YOUR_CALM);
       expect(p.of(FrameType.PING).length).toBeLessThan(400_000);
       await p.until('close', () => p.closed, 5000);
+    }, 20_000);
+
+    it('answers held for a window the peer keeps shut: GOAWAY ENHANCE_YOUR_CALM once they pass the bound', async () => {
+      const p = await peer({}, (s) => answer(s, Buffer.alloc(100_000)));
+      p.start(setting(Setting.INITIAL_WINDOW_SIZE, 0));
+      p.send(h2Frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 1, REQUEST), h2Frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 3, REQUEST));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(p.goAwayCode()).toBeUndefined(); // 200 KB held: under the bound
+      p.send(h2Frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 5, REQUEST));
+      await p.until('GOAWAY', () => p.goAwayCode() !== undefined);
+      expect(p.goAwayCode()).toBe(ErrorCode.ENHANCE_YOUR_CALM);
+      expect(p.dataBytes(1) + p.dataBytes(3) + p.dataBytes(5)).toBe(0);
+    });
+
+    it('calls that fail at once, asked by a peer that does not read: GOAWAY ENHANCE_YOUR_CALM once the unread output passes the bound', async () => {
+      const status = hpackEncode([[':status', '200'], ['grpc-status', '5'], ['grpc-message', 'x'.repeat(1000)]]);
+      const p = await peer({}, (s) => s.respond(status, true));
+      p.start();
+      p.sock.pause();
+      for (let batch = 0; batch < 10 && !p.sock.destroyed; batch++) {
+        const frames: Buffer[] = [];
+        for (let i = 0; i < 200; i++) frames.push(h2Frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 2 * (batch * 200 + i) + 1, REQUEST));
+        p.send(...frames);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      p.sock.resume();
+      await p.until('GOAWAY', () => p.goAwayCode() !== undefined, 10_000);
+      expect(p.goAwayCode()).toBe(ErrorCode.ENHANCE_YOUR_CALM);
+      expect(p.of(FrameType.HEADERS).length).toBeLessThan(2000);
     }, 20_000);
 
     it('SETTINGS with more entries than the bound: GOAWAY ENHANCE_YOUR_CALM', async () => {

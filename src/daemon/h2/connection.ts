@@ -24,6 +24,8 @@ export interface H2Limits {
   resetsPerSecond: number;
   /** Bytes waiting on the socket for a peer that does not read, past which the connection is dropped. */
   maxQueuedOutputBytes: number;
+  /** Answer DATA held for streams whose window the peer keeps shut, past which the connection is dropped. */
+  maxQueuedDataBytes: number;
   /** Entries in one SETTINGS frame. */
   maxSettingsEntries: number;
   /** Time to the first request header block. */
@@ -79,6 +81,10 @@ export class H2Connection implements StreamOwner {
   /** Bytes read since the last connection WINDOW_UPDATE. */
   private unacked = 0;
   private pumping = false;
+  /** DATA is written while the socket holds less than this: well under the unread-output bound, which it must never trip. */
+  private readonly dataHighWater: number;
+  /** DATA queued on all streams. */
+  private queuedData = 0;
   private resetTokens: number;
   private resetRefilled = Date.now();
   private goingAway = false;
@@ -95,6 +101,7 @@ export class H2Connection implements StreamOwner {
   constructor(private readonly socket: Socket, private readonly limits: H2Limits, private readonly events: H2ConnectionEvents) {
     this.decoder = new HpackDecoder(4096, limits.maxHeaderListBytes);
     this.resetTokens = limits.resetBurst;
+    this.dataHighWater = Math.min(SOCKET_HIGH_WATER, limits.maxQueuedOutputBytes / 4);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => this.pump());
     socket.on('error', () => undefined);
@@ -392,7 +399,7 @@ export class H2Connection implements StreamOwner {
     if (stream.closed || this.closed) return true;
     const n = body.length;
     if (n > stream.sendWindow || n > this.sendWindow || n > this.peerMaxFrame || headers.length > this.peerMaxFrame || trailers.length > this.peerMaxFrame) return false;
-    if (this.socket.writableLength + this.outBytes >= SOCKET_HIGH_WATER) return false;
+    if (this.socket.writableLength + this.outBytes >= this.dataHighWater) return false;
     const H = FRAME_HEADER_LENGTH;
     const out = Buffer.allocUnsafe(3 * H + headers.length + n + trailers.length);
     let at = writeFrameHeader(out, 0, headers.length, FrameType.HEADERS, Flag.END_HEADERS, stream.id);
@@ -409,6 +416,17 @@ export class H2Connection implements StreamOwner {
     this.localDone(stream);
     this.scheduleFlush();
     return true;
+  }
+
+  enqueue(stream: H2Stream, data: Buffer): void {
+    if (stream.closed) return;
+    stream.queue.push(data);
+    stream.queuedBytes += data.length;
+    this.queuedData += data.length;
+    if (this.queuedData > this.limits.maxQueuedDataBytes) {
+      return this.fail(new H2ConnectionError(ErrorCode.ENHANCE_YOUR_CALM, 'answers held for windows the peer keeps shut'));
+    }
+    this.schedule(stream);
   }
 
   schedule(stream: H2Stream): void {
@@ -467,7 +485,7 @@ export class H2Connection implements StreamOwner {
       // DATA waits for the response headers (a relay may hear a body before its headers event).
       if (!s.headersSent && s.queuedBytes > 0) continue;
       while (s.queuedBytes > 0) {
-        if (this.socket.writableLength + this.outBytes >= SOCKET_HIGH_WATER) return;
+        if (this.socket.writableLength + this.outBytes >= this.dataHighWater) return;
         const n = Math.min(s.queuedBytes, s.sendWindow, this.sendWindow, this.peerMaxFrame);
         if (n <= 0) break;
         const last = n === s.queuedBytes && s.endAfterData;
@@ -514,6 +532,7 @@ export class H2Connection implements StreamOwner {
       }
     }
     s.queuedBytes -= n;
+    this.queuedData -= n;
     s.sendWindow -= n;
     this.sendWindow -= n;
   }
@@ -562,11 +581,20 @@ export class H2Connection implements StreamOwner {
   private flush(): void {
     this.flushQueued = false;
     if (this.outBytes === 0 || this.socket.destroyed) return;
+    // DATA stops at the high-water mark, so what piles up past the bound is frames a peer that does
+    // not read keeps asking for (answers to calls that fail, resets, acknowledgements).
+    if (!this.goingAway && this.socket.writableLength + this.outBytes > this.limits.maxQueuedOutputBytes) {
+      return this.fail(new H2ConnectionError(ErrorCode.ENHANCE_YOUR_CALM, 'the peer does not read what it asks for'));
+    }
     const bytes = this.out.length === 1 ? this.out[0]! : Buffer.concat(this.out, this.outBytes);
     this.out = [];
     this.outBytes = 0;
-    this.socket.write(bytes);
+    // Streams still holding DATA (stopped at the high-water mark) go on once this is written, whether
+    // or not the socket reports 'drain'.
+    this.socket.write(bytes, this.ready.size > 0 ? this.afterWrite : undefined);
   }
+
+  private readonly afterWrite = (): void => this.pump();
 
   // ---- lifecycle ---------------------------------------------------------------------------
 
@@ -576,6 +604,7 @@ export class H2Connection implements StreamOwner {
     stream.closed = true;
     stream.localEnded = true;
     stream.queue.length = 0;
+    this.queuedData -= stream.queuedBytes;
     stream.queuedBytes = 0;
     stream.trailers = undefined;
     this.streams.delete(stream.id);

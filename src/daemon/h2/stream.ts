@@ -9,6 +9,8 @@ export interface StreamOwner {
   sendHeaders(stream: H2Stream, block: Buffer, endStream: boolean): void;
   /** Headers, DATA and trailers as one write if the windows allow it now; false (nothing sent) if not. */
   sendWhole(stream: H2Stream, headers: Buffer, body: Buffer, trailers: Buffer): boolean;
+  /** Queues DATA on `stream` (counted against the connection's bound) and lets it go out as the windows allow. */
+  enqueue(stream: H2Stream, data: Buffer): void;
   /** Data (and then trailers) queued on `stream` may go out. */
   schedule(stream: H2Stream): void;
   sendReset(stream: H2Stream, code: number): void;
@@ -90,9 +92,7 @@ export class H2Stream {
   /** Queues DATA; false when the queue is past the low-water mark (wait for onDrain). */
   write(data: Buffer): boolean {
     if (this.localEnded || data.length === 0) return !this.localEnded;
-    this.queue.push(data);
-    this.queuedBytes += data.length;
-    this.owner.schedule(this);
+    this.owner.enqueue(this, data);
     return this.queuedBytes < STREAM_LOW_WATER;
   }
 
