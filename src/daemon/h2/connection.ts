@@ -10,7 +10,10 @@ import {
   MAX_WINDOW, Setting,
 } from '../../protocols/http2/frame.js';
 import { HpackDecodeError, HpackDecoder } from '../../protocols/http2/hpack-decoder.js';
+import { goAway, H2ConnectionError, rstStream, unpad, validRequest, windowUpdate, writeFrameHeader } from './frames.js';
 import { H2Stream, STREAM_LOW_WATER, type StreamOwner } from './stream.js';
+
+export { H2ConnectionError };
 
 export interface H2Limits {
   /** SETTINGS_MAX_CONCURRENT_STREAMS we advertise; a stream past it is refused (REFUSED_STREAM). */
@@ -45,11 +48,6 @@ const SOCKET_HIGH_WATER = 256 * 1024;
 /** After a GOAWAY of ours for an error, how long the peer gets to read it. */
 const ERROR_LINGER_MS = 1_000;
 
-export class H2ConnectionError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
-  }
-}
 
 export interface H2ConnectionEvents {
   /** A request's header block arrived: the stream is the handler's. */
@@ -692,57 +690,4 @@ export class H2Connection implements StreamOwner {
     this.outBytes = 0;
     this.events.onClose?.();
   }
-}
-
-/** A request as RFC 9113 8.3.1 wants it: :method, :scheme and :path, pseudo-headers before the rest, no connection-specific fields. */
-function validRequest(fields: Array<[string, string]>): boolean {
-  let method = false, scheme = false, path = false, regular = false;
-  for (const [k, v] of fields) {
-    if (k.charCodeAt(0) === 58 /* : */) {
-      if (regular) return false;
-      if (k === ':method') method = true;
-      else if (k === ':scheme') scheme = true;
-      else if (k === ':path') path = v.length > 0;
-      else if (k !== ':authority') return false;
-    } else {
-      regular = true;
-      if (k === 'connection' || (k === 'te' && v !== 'trailers')) return false;
-    }
-  }
-  return method && scheme && path;
-}
-
-/** Writes a frame header into `buf` at `at`; returns where its payload starts. */
-function writeFrameHeader(buf: Buffer, at: number, length: number, type: number, flags: number, id: number): number {
-  buf.writeUIntBE(length, at, 3);
-  buf[at + 3] = type;
-  buf[at + 4] = flags;
-  buf.writeUInt32BE(id, at + 5);
-  return at + FRAME_HEADER_LENGTH;
-}
-
-function unpad(payload: Buffer): Buffer {
-  if (payload.length < 1 || payload[0]! >= payload.length) throw new H2ConnectionError(ErrorCode.PROTOCOL_ERROR, 'bad padding');
-  return payload.subarray(1, payload.length - payload[0]!);
-}
-
-function windowUpdate(id: number, increment: number): Buffer {
-  const b = Buffer.allocUnsafe(4);
-  b.writeUInt32BE(increment, 0);
-  return h2Frame(FrameType.WINDOW_UPDATE, 0, id, b);
-}
-
-function rstStream(id: number, code: number): Buffer {
-  const b = Buffer.allocUnsafe(4);
-  b.writeUInt32BE(code, 0);
-  return h2Frame(FrameType.RST_STREAM, 0, id, b);
-}
-
-export function goAway(lastStream: number, code: number, debug = ''): Buffer {
-  const d = Buffer.from(debug, 'utf8');
-  const b = Buffer.allocUnsafe(8 + d.length);
-  b.writeUInt32BE(lastStream, 0);
-  b.writeUInt32BE(code, 4);
-  d.copy(b, 8);
-  return h2Frame(FrameType.GOAWAY, 0, 0, b);
 }
