@@ -159,6 +159,18 @@ describe('hand-framed HTTP/2 connection', () => {
     expect(got).toEqual({ path: '/x', body: 'body' });
   });
 
+  it('splits a header block larger than the peer\'s frame size into HEADERS and CONTINUATION', async () => {
+    const fields: Array<[string, string]> = [[':status', '200'], ['grpc-status', '13'], ['grpc-message', 'm'.repeat(40_000)]];
+    const p = await peer({}, (s) => s.respond(hpackEncode(fields), true));
+    p.start();
+    p.send(h2Frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 1, REQUEST));
+    await p.until('the whole block', () => p.frames.some((f) => f.id === 1 && f.flags & Flag.END_HEADERS));
+    const parts = p.frames.filter((f) => f.id === 1);
+    expect(parts.map((f) => f.type)).toEqual([FrameType.HEADERS, FrameType.CONTINUATION, FrameType.CONTINUATION]);
+    expect(parts[0]!.flags & Flag.END_STREAM).toBe(Flag.END_STREAM);
+    expect(p.decoder.decode(Buffer.concat(parts.map((f) => f.payload)))).toEqual(fields);
+  });
+
   it('sends an answer larger than the peer\'s window as the peer opens it, never past it', async () => {
     const body = Buffer.alloc(200_000, 7);
     const p = await peer({}, (s) => answer(s, body));

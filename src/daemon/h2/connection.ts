@@ -298,8 +298,10 @@ export class H2Connection implements StreamOwner {
       clearTimeout(this.idleTimer);
       this.idleTimer = undefined;
     }
+    // The peer's side may already be over: a handler answering at once then owes no RST_STREAM.
+    stream.remoteEnded = endStream;
     this.events.onStream(stream);
-    if (endStream) this.remoteEnd(stream);
+    if (endStream && !stream.closed) stream.onEnd?.();
   }
 
   private onReset(id: number, payload: Buffer): void {
