@@ -3,7 +3,8 @@
 // over the calls. Wall-clock latency on a shared machine is mostly the wait for a CPU, which
 // grows with the CPU a call needs; this measures that need itself, which the load barely moves.
 // The lowest of 3 rounds (runtimes alternating) per call. Daemon variants as --variants
-// "flags;flags" (ISULATS_DAEMON_NODE_FLAGS, "default" for the shipped flags).
+// "flags;flags" (ISULATS_DAEMON_NODE_FLAGS, "default" for the shipped flags; "env:NAME=VALUE" sets
+// that variable instead, e.g. "env:ISULATS_H2_TRANSPORT=0" for the daemon before the hand-framed transport).
 // Usage: node bench/daemon/run.mjs --list-cpu [--n 20] [--calls 300] [--variants default] [--no-containerd]
 import { readFileSync } from 'node:fs';
 import { startContainerd } from '../../test/rig/containerd.js';
@@ -40,9 +41,10 @@ runBenchWithRig(async (rig) => {
     targets.push({ name: 'containerd 1.6', endpoint: c.endpoint, pid: c.pid });
   }
   for (const v of VARIANTS) {
-    const d = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, ...(v === 'default' ? {} : { env: { ISULATS_DAEMON_NODE_FLAGS: v } }) });
+    const env = v.startsWith('env:') ? { [v.slice(4, v.indexOf('='))]: v.slice(v.indexOf('=') + 1) } : { ISULATS_DAEMON_NODE_FLAGS: v };
+    const d = await startIsulatsDaemon({ podSandboxImage: rig.images.pause, ...(v === 'default' ? {} : { env }) });
     rig.daemons.push(d);
-    targets.push({ name: v === 'default' ? 'isulats' : `isulats, flags: ${v}`, endpoint: d.endpoint, pid: d.pid });
+    targets.push({ name: v === 'default' ? 'isulats' : v.startsWith('env:') ? `isulats, ${v.slice(4)}` : `isulats, flags: ${v}`, endpoint: d.endpoint, pid: d.pid });
   }
   for (const t of targets) {
     for (const image of [rig.images.busybox, rig.images.pause]) await goClient(['pull', '-image', image], { endpoint: t.endpoint });

@@ -10,7 +10,7 @@
 //   node bench/daemon/run.mjs --steady [--n 20] [--seconds 60] [--rounds 2] [--load]   (bench/daemon/steady.ts: kubelet-shaped steady state, CPU of the runtime)
 //   node bench/daemon/run.mjs --crictl [--iterations 7] [--modes idle,load] [--cpu-prof]   (bench/daemon/crictl-bench.ts: upstream crictl as the client, a process per call)
 //   node bench/daemon/run.mjs --scale [--n 20,110,250] [--seconds 30] [--load] [--runtimes isulats] [--cpu-prof] [--server-times]   (bench/daemon/node-scale-bench.ts: a kubelet-shaped node at N pods)
-//   node bench/daemon/run.mjs --list-cpu [--n 20] [--calls 300] [--variants "flags;flags"] [--no-containerd]   (bench/daemon/list-cpu.ts: the daemon's CPU per read call)
+//   node bench/daemon/run.mjs --list-cpu [--n 20] [--calls 300] [--variants "flags;env:NAME=VALUE"] [--no-containerd]   (bench/daemon/list-cpu.ts: the daemon's CPU per read call)
 //   go-bench's busy-node options: --load (busy loops hold every CPU), --clients process (one client process per call)
 import { runBundled } from '../run-bundled.mjs';
 

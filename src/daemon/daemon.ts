@@ -15,7 +15,8 @@ import { installUnaryFastPath, type FastPath } from './unary-fast-path.js';
 import { raiseEventLoop } from './event-loop-priority.js';
 import { residentKb, startIdleTrim } from './idle-trim.js';
 import { acquireInstanceLock } from './instance-lock.js';
-import { daemonLimits, type DaemonLimits } from './limits.js';
+import { daemonLimits, h2Limits, type DaemonLimits } from './limits.js';
+import { createH2Transport, type H2Transport } from './h2/transport.js';
 import { listenTcp, listenUnix, type ConnectionBounds, type Listener } from './listeners.js';
 import { openLogFile } from './log-file.js';
 import { createLogger, dropRefusedLines, stdoutWriter, type Logger } from './logger.js';
@@ -43,8 +44,10 @@ export interface DaemonOptions {
   reloadConfig?: () => Promise<DaemonConfig>;
   /** Set the calling thread's nice to config.eventLoopNice (the daemon process does; tests in a shared process do not). */
   raiseEventLoop?: boolean;
-  /** Serve unary CRI calls on the HTTP/2 stream (unary-fast-path.ts); default: unless ISULATS_GRPC_FAST_PATH=0. */
+  /** Serve unary CRI calls on the HTTP/2 stream (unary-fast-path.ts); default: unless ISULATS_GRPC_FAST_PATH=0. Off, every call goes to grpc-js. */
   grpcFastPath?: boolean;
+  /** Unix connections on the hand-framed HTTP/2 transport (h2/); default: unless ISULATS_H2_TRANSPORT=0. Needs grpcFastPath. */
+  h2Transport?: boolean;
 }
 
 export interface Daemon {
@@ -65,7 +68,7 @@ export interface Daemon {
   reload(): Promise<void>;
   /** Settles when the daemon has stopped. */
   readonly stopped: Promise<void>;
-  /** Unary calls the fast path has served (tests tell which server answered); 0 when it is off. */
+  /** Unary calls the fast path or the hand-framed transport served (tests tell which server answered); 0 when both are off. */
   fastPathCalls(): number;
 }
 
@@ -160,14 +163,20 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     // Unary CRI calls are answered on the HTTP/2 stream (unary-fast-path.ts); ISULATS_GRPC_FAST_PATH=0
     // leaves every call to grpc-js.
     let fastPath: FastPath | undefined;
-    const injector = createClampedInjector(server, grpc.ServerCredentials.createInsecure(), (opts.grpcFastPath ?? process.env.ISULATS_GRPC_FAST_PATH !== '0')
+    const fastPathOn = opts.grpcFastPath ?? process.env.ISULATS_GRPC_FAST_PATH !== '0';
+    const injector = createClampedInjector(server, grpc.ServerCredentials.createInsecure(), fastPathOn
       ? (http2Server) => void (fastPath = installUnaryFastPath(server, http2Server, cri.unary, log))
       : undefined);
+    // Unix connections are framed by hand (h2/transport.ts): unary CRI calls answered there, other
+    // streams relayed to grpc-js through the same injector. ISULATS_H2_TRANSPORT=0 leaves them to grpc-js.
+    const transport: H2Transport | undefined = fastPathOn && (opts.h2Transport ?? process.env.ISULATS_H2_TRANSPORT !== '0')
+      ? createH2Transport({ methods: cri.unary, inject: (socket) => injector.injectConnection(socket), limits: h2Limits(limits), log })
+      : undefined;
     undo.push({
       what: 'stop gRPC server',
       run: () => {
         cri.endStreams();
-        return shutdownServer(server, injector, grace, log);
+        return shutdownServer(server, injector, grace, log, transport);
       },
     });
 
@@ -177,7 +186,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     };
     for (const host of config.hosts) {
       const l = host.startsWith('unix://')
-        ? await listenUnix(host.slice('unix://'.length), injector, log, bounds)
+        ? await listenUnix(host.slice('unix://'.length), injector, log, bounds, undefined, transport)
         : await listenTcp(host.slice('tcp://'.length), injector, log, bounds);
       listeners.push(l);
       undo.push({ what: `close ${l.endpoint}`, run: () => l.close() });
@@ -211,7 +220,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       streamingUrl: streaming?.url,
       metricsUrl,
       stopped,
-      fastPathCalls: () => fastPath?.served() ?? 0,
+      fastPathCalls: () => (fastPath?.served() ?? 0) + (transport?.served() ?? 0),
       stop(reason = 'stop requested') {
         stopping ??= (async () => {
           log.info('shutting down', { reason, graceMs: grace });
@@ -266,20 +275,25 @@ function installSignals(daemon: Daemon, undo: Array<{ what: string; run: () => v
   });
 }
 
-/** Graceful first (GOAWAY, in-flight calls finish), forced after `graceMs`. */
+/** Graceful first (GOAWAY on grpc-js's and the hand transport's connections, in-flight calls finish), forced after `graceMs`. */
 async function shutdownServer(
   server: import('@grpc/grpc-js').Server,
   injector: import('@grpc/grpc-js').ConnectionInjector,
   graceMs: number,
   log: Logger,
+  transport?: H2Transport,
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const graceful = new Promise<boolean>((resolve) => server.tryShutdown(() => resolve(true)));
+  const graceful = Promise.all([
+    transport?.shutdown(),
+    new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+  ]).then(() => true);
   const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
   const clean = await Promise.race([graceful, timeout]);
   clearTimeout(timer);
   if (!clean) {
     log.warn('in-flight calls did not finish within the grace period; closing connections', { graceMs });
+    transport?.destroy();
     server.forceShutdown();
   }
   injector.destroy();

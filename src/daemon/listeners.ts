@@ -1,5 +1,6 @@
-// Where clients connect. The daemon accepts connections itself and hands them
-// to grpc-js through a connection injector: as they are, or through
+// Where clients connect. The daemon accepts connections itself. A unix connection goes to the
+// hand-framed HTTP/2 transport (h2/transport.ts) when the daemon has one; otherwise, and for TCP,
+// it is handed to grpc-js through a connection injector: as it is, or through
 // AuthorityFixStream when their client sends the socket path as `:authority` (see
 // routeUnixConnection in authority-fix.ts). With `ConnectionBounds` (the daemon's), a
 // connection past the cap is refused, and one that sends no request within the handshake
@@ -14,6 +15,7 @@ import { socketAnswers } from '../client/resolve.js';
 import { failedPrecondition } from '../runtime/errors.js';
 import { routeUnixConnection } from './authority-fix.js';
 import type { ConnectionLimit } from './connection-limit.js';
+import type { H2Transport } from './h2/transport.js';
 import type { Logger } from './logger.js';
 
 /** What every accepted connection is held to (limits.ts). */
@@ -35,10 +37,14 @@ function stopAccepting(server: Server): void {
   server.close();
 }
 
-/** Takes one accepted connection: counts it against the cap, then routes it to grpc-js by its first request. */
-function acceptor(injector: ConnectionInjector, log: Logger, bounds?: ConnectionBounds): (socket: Socket) => void {
+/**
+ * Takes one accepted connection: counts it against the cap, then serves it on `transport` (which
+ * keeps the handshake timeout itself) or routes it to grpc-js by its first request.
+ */
+function acceptor(injector: ConnectionInjector, log: Logger, bounds?: ConnectionBounds, transport?: H2Transport): (socket: Socket) => void {
   return (socket) => {
     if (bounds && !bounds.limit.admit(socket)) return;
+    if (transport) return transport.accept(socket);
     routeUnixConnection(socket, {
       direct: (s) => injector.injectConnection(s),
       rewritten: (stream) => {
@@ -51,7 +57,9 @@ function acceptor(injector: ConnectionInjector, log: Logger, bounds?: Connection
   };
 }
 
-export async function listenUnix(path: string, injector: ConnectionInjector, log: Logger, bounds?: ConnectionBounds, mode = 0o660): Promise<Listener> {
+export async function listenUnix(
+  path: string, injector: ConnectionInjector, log: Logger, bounds?: ConnectionBounds, mode = 0o660, transport?: H2Transport,
+): Promise<Listener> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o755 });
   if (await socketAnswers(path)) throw failedPrecondition(`${path} is already served by another process`);
@@ -61,7 +69,7 @@ export async function listenUnix(path: string, injector: ConnectionInjector, log
   let temp = join(dir, `.i${process.pid.toString(36)}${Math.random().toString(36).slice(2, 6)}`);
   if (Buffer.byteLength(temp) >= 108) temp = path;
   const server = createServer({ pauseOnConnect: false });
-  server.on('connection', acceptor(injector, log, bounds));
+  server.on('connection', acceptor(injector, log, bounds, transport));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(temp, () => {

@@ -4,7 +4,9 @@
 // calls every second. This dispatcher takes the 'stream' event of grpc-js's HTTP/2 server: a POST
 // of application/grpc(+proto) to a unary CRI method is served here with the same status codes,
 // messages and bytes as grpc-js would send; everything else (streaming calls, the admin service,
-// unknown methods, other content types) goes to grpc-js's own listener unchanged.
+// unknown methods, other content types) goes to grpc-js's own listener unchanged. The hand-framed
+// transport (h2/grpc-unary.ts) serves the same calls with the request reader, decoder, codes and
+// headers exported here.
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import type { EventEmitter } from 'node:events';
@@ -14,14 +16,14 @@ import { callerGoneError, MAX_MESSAGE_BYTES, type GrpcStatus, type UnaryMethod }
 import type { Logger } from './logger.js';
 import { UNIT_MS } from './deadline-clamp.js';
 
-const Status = { OK: 0, DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
+export const Status = { OK: 0, DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
 
 // grpc-js's own parser (server-interceptors.js), unanchored as there, so a header means the same to both.
-const DEADLINE_REGEX = /(\d{1,8})\s*([HMSmun])/;
+export const DEADLINE_REGEX = /(\d{1,8})\s*([HMSmun])/;
 
 // A trailers-only response carries only these; one with a message also the encodings.
-const STATUS_HEADERS = { ':status': 200, 'content-type': 'application/grpc+proto' };
-const RESPONSE_HEADERS = { ...STATUS_HEADERS, 'grpc-accept-encoding': 'identity,deflate,gzip', 'grpc-encoding': 'identity' };
+export const STATUS_HEADERS = { ':status': 200, 'content-type': 'application/grpc+proto' };
+export const RESPONSE_HEADERS = { ...STATUS_HEADERS, 'grpc-accept-encoding': 'identity,deflate,gzip', 'grpc-encoding': 'identity' };
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
@@ -138,7 +140,7 @@ function serveUnary(
       sendStatus({ code: Status.UNIMPLEMENTED, details: `Received no request message for server streaming method ${method.path}` });
       return;
     }
-    void decode(message, headers['grpc-encoding'], method).then(async (decoded) => {
+    void decodeRequest(message, headers['grpc-encoding'], method).then(async (decoded) => {
       if (ended) return;
       if ('status' in decoded) return sendStatus(decoded.status);
       const outcome = await method.call(decoded.request, abort.signal);
@@ -155,26 +157,33 @@ function serveUnary(
 function sendAnswer(
   stream: ServerHttp2Stream, method: UnaryMethod, answer: object, sendStatus: (s: GrpcStatus) => void, finish: () => void,
 ): void {
-  let message: Buffer;
-  try {
-    message = method.responseSerialize(answer);
-  } catch {
-    return sendStatus({ code: Status.INTERNAL, details: 'Error serializing response' });
-  }
-  if (message.length > MAX_MESSAGE_BYTES) {
-    // grpc-js's wording, its first number counting the 5-byte prefix.
-    return sendStatus({ code: Status.RESOURCE_EXHAUSTED, details: `Sent message larger than max (${message.length + 5} vs. ${MAX_MESSAGE_BYTES})` });
-  }
-  const frame = Buffer.allocUnsafe(message.length + 5);
-  frame.writeUInt8(0, 0);
-  frame.writeUInt32BE(message.length, 1);
-  message.copy(frame, 5);
+  const frame = answerMessage(method, answer);
+  if (!Buffer.isBuffer(frame)) return sendStatus(frame);
   finish();
   guarded(stream, () => {
     stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
     stream.once('wantTrailers', () => guarded(stream, () => stream.sendTrailers({ 'grpc-status': Status.OK, 'grpc-message': 'OK' })));
     stream.end(frame);
   });
+}
+
+/** The answer as one length-prefixed message, or the status grpc-js gives when it cannot be sent. */
+export function answerMessage(method: UnaryMethod, answer: object): Buffer | GrpcStatus {
+  let message: Buffer;
+  try {
+    message = method.responseSerialize(answer);
+  } catch {
+    return { code: Status.INTERNAL, details: 'Error serializing response' };
+  }
+  if (message.length > MAX_MESSAGE_BYTES) {
+    // grpc-js's wording, its first number counting the 5-byte prefix.
+    return { code: Status.RESOURCE_EXHAUSTED, details: `Sent message larger than max (${message.length + 5} vs. ${MAX_MESSAGE_BYTES})` };
+  }
+  const frame = Buffer.allocUnsafe(message.length + 5);
+  frame.writeUInt8(0, 0);
+  frame.writeUInt32BE(message.length, 1);
+  message.copy(frame, 5);
+  return frame;
 }
 
 /**
@@ -195,8 +204,8 @@ function guarded(stream: ServerHttp2Stream, write: () => void): void {
  * arrive, never allocated ahead from a declared length (streams declaring 16 MiB each and sending
  * nothing must cost nothing).
  */
-class RequestReader {
-  private prefix = Buffer.alloc(5);
+export class RequestReader {
+  private readonly prefix = Buffer.allocUnsafe(5);
   private prefixRead = 0;
   private parts: Buffer[] = [];
   private missing = 0; // bytes of the current message still to come
@@ -208,6 +217,15 @@ class RequestReader {
   push(chunk: Buffer): GrpcStatus | undefined {
     let at = 0;
     while (at < chunk.length) {
+      if (this.prefixRead === 0 && !this.complete && chunk.length - at >= 5) {
+        // The usual case: prefix and message in this chunk; kept as a view of it, nothing copied.
+        const length = chunk.readUInt32BE(at + 1);
+        if (length <= MAX_MESSAGE_BYTES && chunk.length - at - 5 >= length) {
+          this.complete = chunk.subarray(at, at + 5 + length);
+          at += 5 + length;
+          continue;
+        }
+      }
       if (this.prefixRead < 5) {
         const n = Math.min(5 - this.prefixRead, chunk.length - at);
         chunk.copy(this.prefix, this.prefixRead, at, at + n);
@@ -242,7 +260,7 @@ class RequestReader {
 }
 
 /** Decompresses (gzip, deflate; bounded) and decodes a request message as grpc-js does. */
-async function decode(
+export async function decodeRequest(
   framed: Buffer, encodingHeader: string | string[] | undefined, method: UnaryMethod,
 ): Promise<{ request: unknown } | { status: GrpcStatus }> {
   let bytes = framed.subarray(5);

@@ -9,116 +9,25 @@
 // hands the whole command to the full CLI, which reports it.
 import { openUnixStream } from './unix-stream.js';
 import { CLIENT_PREFACE as PREFACE, h2Frame as frame } from '../protocols/http2/frame.js';
-import { huffmanDecode } from '../daemon/hpack.js';
+import { HpackDecoder } from '../protocols/http2/hpack-decoder.js';
+import { hpackLiteral as literal } from '../protocols/http2/hpack-encoder.js';
 
 const DATA = 0x0, HEADERS = 0x1, RST_STREAM = 0x3, SETTINGS = 0x4, PING = 0x6, GOAWAY = 0x7, CONTINUATION = 0x9;
 const END_STREAM = 0x1, ACK = 0x1, END_HEADERS = 0x4, PADDED = 0x8, PRIORITY = 0x20;
 /** Our receive window: large enough that a long list never waits for a WINDOW_UPDATE. */
 const WINDOW = 0x7fffffff;
 
-/** HPACK "literal header field without indexing, new name", both strings raw. */
-function literal(name: string, value: string): Buffer {
-  const n = Buffer.from(name, 'latin1');
-  const v = Buffer.from(value, 'latin1');
-  return Buffer.concat([Buffer.from([0]), hpackInt(n.length, 7, 0), n, hpackInt(v.length, 7, 0), v]);
-}
-
-function hpackInt(value: number, prefixBits: number, high: number): Buffer {
-  const max = (1 << prefixBits) - 1;
-  if (value < max) return Buffer.from([high | value]);
-  const out = [high | max];
-  let rest = value - max;
-  while (rest >= 128) {
-    out.push((rest % 128) + 128);
-    rest = Math.floor(rest / 128);
-  }
-  out.push(rest);
-  return Buffer.from(out);
-}
-
-/** RFC 7541 Appendix A, entries 1..61 (0 unused). */
-const STATIC_TABLE: readonly (readonly [string, string])[] = [['', ''], ...[
-  ':authority', ':method=GET', ':method=POST', ':path=/', ':path=/index.html', ':scheme=http', ':scheme=https', ':status=200',
-  ':status=204', ':status=206', ':status=304', ':status=400', ':status=404', ':status=500', 'accept-charset',
-  'accept-encoding=gzip, deflate', 'accept-language', 'accept-ranges', 'accept', 'access-control-allow-origin', 'age', 'allow',
-  'authorization', 'cache-control', 'content-disposition', 'content-encoding', 'content-language', 'content-length',
-  'content-location', 'content-range', 'content-type', 'cookie', 'date', 'etag', 'expect', 'expires', 'from', 'host', 'if-match',
-  'if-modified-since', 'if-none-match', 'if-range', 'if-unmodified-since', 'last-modified', 'link', 'location', 'max-forwards',
-  'proxy-authenticate', 'proxy-authorization', 'range', 'referer', 'refresh', 'retry-after', 'server', 'set-cookie',
-  'strict-transport-security', 'transfer-encoding', 'user-agent', 'vary', 'via', 'www-authenticate',
-].map((e) => {
-  const eq = e.indexOf('=', 1);
-  return eq < 0 ? [e, ''] as const : [e.slice(0, eq), e.slice(eq + 1)] as const;
-})];
-
 /**
  * The header fields of a connection's header blocks, block by block, decoded in full (RFC 7541:
  * the static and dynamic tables, Huffman-coded strings); undefined if malformed.
  */
 export function hpackDecode(blocks: Buffer[]): [string, string][][] | undefined {
-  const dynamic: [string, string][] = [];
-  let maxSize = 4096;
-  const size = () => dynamic.reduce((n, [k, v]) => n + k.length + v.length + 32, 0);
-  const evict = () => {
-    while (dynamic.length && size() > maxSize) dynamic.pop();
-  };
-  const out: [string, string][][] = [];
+  const decoder = new HpackDecoder();
   try {
-    for (const block of blocks) {
-      const fields: [string, string][] = [];
-      out.push(fields);
-      let i = 0;
-      const int = (prefixBits: number): number => {
-        if (i >= block.length) throw new Error('short');
-        const max = (1 << prefixBits) - 1;
-        let v = block[i++] & max;
-        if (v < max) return v;
-        for (let shift = 0; ; shift += 7) {
-          if (i >= block.length || shift > 28) throw new Error('short');
-          const b = block[i++];
-          v += (b & 0x7f) * 2 ** shift;
-          if (!(b & 0x80)) return v;
-        }
-      };
-      const str = (): string => {
-        if (i >= block.length) throw new Error('short');
-        const huffman = (block[i] & 0x80) !== 0;
-        const len = int(7);
-        if (i + len > block.length) throw new Error('short');
-        const raw = block.subarray(i, i + len);
-        i += len;
-        return huffman ? huffmanDecode(raw) : raw.toString('latin1');
-      };
-      const entry = (index: number): readonly [string, string] => {
-        const e = index < STATIC_TABLE.length ? STATIC_TABLE[index] : dynamic[index - STATIC_TABLE.length];
-        if (!e || index === 0) throw new Error('bad index');
-        return e;
-      };
-      while (i < block.length) {
-        const b = block[i];
-        if (b & 0x80) {
-          const [k, v] = entry(int(7));
-          fields.push([k, v]);
-        } else if ((b & 0xe0) === 0x20) {
-          maxSize = int(5);
-          evict();
-        } else {
-          const indexing = (b & 0xc0) === 0x40;
-          const nameIndex = int(indexing ? 6 : 4);
-          const name = nameIndex === 0 ? str() : entry(nameIndex)[0];
-          const value = str();
-          fields.push([name, value]);
-          if (indexing) {
-            dynamic.unshift([name, value]);
-            evict();
-          }
-        }
-      }
-    }
+    return blocks.map((b) => decoder.decode(b));
   } catch {
     return undefined;
   }
-  return out;
 }
 
 /** A call that ended with a gRPC status other than OK: its code and its message as grpc-js gives it (details). */

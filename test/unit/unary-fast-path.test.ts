@@ -3,6 +3,7 @@
 // HTTP/2 requests (node:http2 client, so odd frames can be sent): headers, message bytes and
 // trailers must match, and the fast-path daemon's counter says it served the unary ones.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import * as http2 from 'node:http2';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import { connectUnix, grpcFrame, rawGrpcCall, type RawAnswer } from '../rig/raw-
 
 /** Calls whose signal aborted, by name. */
 const aborted: string[] = [];
+/** Events GetContainerEvents yields. */
+let eventCount = 1;
 /** Calls started, by name. */
 const started: string[] = [];
 /** The type of the first env value each CreateContainer reached the backend with. */
@@ -53,18 +56,18 @@ function fakeBackend(): CriBackend {
     pullImage: untilAborted('pull'),
     execSync: untilAborted('exec'),
     async *getContainerEvents() {
-      yield { containerId: 'c1', containerEventType: 'CONTAINER_STARTED_EVENT', createdAt: '1', podSandboxStatus: null, containersStatuses: [] };
+      for (let i = 0; i < eventCount; i++) yield { containerId: `c${i + 1}`, containerEventType: 'CONTAINER_STARTED_EVENT', createdAt: '1', podSandboxStatus: null, containersStatuses: [] };
     },
   } as unknown as CriBackend;
 }
 
 interface Side { daemon: Daemon; socket: string; dir: string; session: http2.ClientHttp2Session }
 
-async function start(grpcFastPath: boolean): Promise<Side> {
+async function start(grpcFastPath: boolean, h2Transport = true): Promise<Side> {
   const dir = mkdtempSync('/tmp/ist-ufp-');
   const socket = `${dir}/d.sock`;
   const config = { ...resolveDaemonConfig({}, { socket, pidfile: `${dir}/d.pid`, root: dir, state: dir }), enableCriV1: true };
-  const daemon = await startDaemon({ config, backendFactory: async () => fakeBackend(), log: createLogger('error', () => undefined), shutdownGraceMs: 2000, grpcFastPath });
+  const daemon = await startDaemon({ config, backendFactory: async () => fakeBackend(), log: createLogger('error', () => undefined), shutdownGraceMs: 2000, grpcFastPath, h2Transport });
   return { daemon, socket, dir, session: connectUnix(socket) };
 }
 
@@ -76,11 +79,13 @@ async function encode(version: 'v1' | 'v1alpha2', service: 'RuntimeService' | 'I
 
 const V1 = '/runtime.v1.RuntimeService';
 
-describe('unary calls served on the HTTP/2 stream', () => {
+// The fast side: the hand-framed transport on the unix socket (h2/), then grpc-js's HTTP/2 server
+// with the dispatcher (ISULATS_H2_TRANSPORT=0, and TCP listeners).
+describe.each([['the hand-framed transport', true], ['grpc-js\'s HTTP/2 server', false]])('unary calls served on the HTTP/2 stream: %s', (_name, h2Transport) => {
   let fast: Side;
   let slow: Side;
   beforeAll(async () => {
-    [fast, slow] = await Promise.all([start(true), start(false)]);
+    [fast, slow] = await Promise.all([start(true, h2Transport), start(false)]);
   });
   afterAll(async () => {
     for (const s of [fast, slow]) {
@@ -226,4 +231,49 @@ describe('unary calls served on the HTTP/2 stream', () => {
       expect(side.daemon.fastPathCalls() - before).toBe(side === fast ? 2 : 0);
     }
   });
+
+  it('curl --http2-prior-knowledge gets an HTTP/2 answer, the same from both, with any Host', async () => {
+    const { execFile } = await import('node:child_process');
+    const curl = (socket: string, args: string[]) => new Promise<string>((resolve) => {
+      execFile('curl', ['-s', '-o', '/dev/null', '-w', '%{http_version} %{http_code}', '--max-time', '10', '--http2-prior-knowledge', '--unix-socket', socket, ...args], (_err, stdout) => resolve(stdout));
+    });
+    for (const args of [['http://localhost/'], ['-H', 'Host: /run/x.sock', 'http://localhost/'], ['-X', 'POST', '-H', 'content-type: application/grpc', '--data-binary', '@/dev/null', `http://localhost${V1}/Version`]]) {
+      const [a, b] = await Promise.all([curl(fast.socket, args), curl(slow.socket, args)]);
+      expect(a, args.join(' ')).toMatch(/^2 \d{3}$/);
+      expect(a, args.join(' ')).toBe(b);
+    }
+  });
+
+  it('relays a streamed answer larger than the client\'s window, read slowly, whole and the same as grpc-js\'s', async () => {
+    eventCount = 20_000;
+    try {
+      const read = (socket: string) => new Promise<Buffer>((resolve) => {
+        const session = http2.connect('http://localhost', { createConnection: () => connect(socket), settings: { initialWindowSize: 4096 } });
+        session.on('error', () => undefined);
+        const req = session.request({ ':method': 'POST', ':path': `${V1}/GetContainerEvents`, 'content-type': 'application/grpc', te: 'trailers' });
+        const chunks: Buffer[] = [];
+        let trailers = '';
+        req.on('data', (c: Buffer) => {
+          chunks.push(c);
+          // A slow reader: the window stays shut for a while now and then.
+          if (chunks.length % 50 === 0) {
+            req.pause();
+            setTimeout(() => req.resume(), 5);
+          }
+        });
+        req.on('trailers', (t) => (trailers = String(t['grpc-status'])));
+        req.on('close', () => {
+          session.close();
+          resolve(Buffer.concat([Buffer.from(trailers), ...chunks]));
+        });
+        req.end(grpcFrame(Buffer.alloc(0)));
+      });
+      const [a, b] = await Promise.all([read(fast.socket), read(slow.socket)]);
+      expect(a.subarray(0, 1).toString()).toBe('0');
+      expect(a.length).toBeGreaterThan(300_000);
+      expect(a.equals(b)).toBe(true);
+    } finally {
+      eventCount = 1;
+    }
+  }, 30_000);
 });
