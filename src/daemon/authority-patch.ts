@@ -9,7 +9,7 @@
 // To tell which dynamic entries are named `:authority`/`host`, one flag per entry inserted is kept
 // (an index counts from the newest entry, so eviction needs no sizes: the client never names an
 // entry it evicted).
-import { HpackError, huffmanDecode, huffmanEncode } from './hpack.js';
+import { HpackError, huffmanDecode, huffmanEncode } from '../protocols/http2/huffman.js';
 
 /** Static table indexes of `:authority` and `host`. */
 const STATIC_AUTHORITY = 1;

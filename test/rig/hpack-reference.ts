@@ -1,7 +1,7 @@
 // A reference HPACK (RFC 7541) decoder (static + dynamic table) and an encoder that never
 // indexes, for tests that read what the authority fix (src/daemon/authority-patch.ts) sends
 // nghttp2. The daemon itself needs only the Huffman code of src/daemon/hpack.ts.
-import { HpackError, huffmanDecode } from '../../src/daemon/hpack.js';
+import { HpackError, huffmanDecode } from '../../src/protocols/http2/huffman.js';
 
 /** RFC 7541 Appendix A. Index 1..61; entry 0 unused. */
 const STATIC_TABLE: ReadonlyArray<readonly [string, string]> = [

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { HpackDecodeError, HpackDecoder } from '../../src/protocols/http2/hpack-decoder.js';
 import { hpackEncode, hpackInt } from '../../src/protocols/http2/hpack-encoder.js';
-import { huffmanEncode } from '../../src/daemon/hpack.js';
+import { huffmanEncode } from '../../src/protocols/http2/huffman.js';
 
 /** "Literal with incremental indexing, new name" (both strings raw, short). */
 function indexed(name: string, value: string): Buffer {

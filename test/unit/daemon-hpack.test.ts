@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HpackError, huffmanDecode, huffmanEncode } from '../../src/daemon/hpack.js';
+import { HpackError, huffmanDecode, huffmanEncode } from '../../src/protocols/http2/huffman.js';
 import { encodeHeaderBlock, HpackDecoder } from '../rig/hpack-reference.js';
 import { isValidAuthority, RequestHeaderRewriter } from '../../src/daemon/authority-fix.js';
 import { CLIENT_PREFACE, h2Frame } from '../rig/h2-frames.js';

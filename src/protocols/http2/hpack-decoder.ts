@@ -4,7 +4,7 @@
 // (a size update above it is a COMPRESSION_ERROR), and a block's decoded fields past
 // `maxListSize` (RFC 9113 SETTINGS_MAX_HEADER_LIST_SIZE's measure) stop the decoding: indexed
 // references to large entries would otherwise turn a small block into a large header list.
-import { huffmanDecode } from '../../daemon/hpack.js';
+import { huffmanDecode } from './huffman.js';
 
 /** RFC 7541 Appendix A, entries 1..61 (0 unused). */
 const STATIC_TABLE: readonly (readonly [string, string])[] = [['', ''], ...[

@@ -1,5 +1,5 @@
-// Just enough HPACK (RFC 7541) for the daemon: the Huffman code, which authority-patch.ts
-// uses on `:authority` literals. Strings are latin1 (one char per octet). The tests' full
+// HPACK's Huffman code (RFC 7541 Appendix B), both ways: the HPACK decoder (hpack-decoder.ts)
+// and the daemon's `:authority` patch use it. Strings are latin1 (one char per octet). The tests' full
 // reference decoder is test/rig/hpack-reference.ts.
 
 /** Code length in bits of each symbol 0..255 (RFC 7541 Appendix B); EOS (256) is 30 bits. */
