@@ -242,6 +242,12 @@ var forwardErrors struct {
 	list []string
 }
 
+func forwardErrorCount() int {
+	forwardErrors.Lock()
+	defer forwardErrors.Unlock()
+	return len(forwardErrors.list)
+}
+
 func portForward(raw string, port int, payload string, conns int) {
 	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, _ string, _ ...any) {
 		forwardErrors.Lock()
@@ -277,14 +283,21 @@ func portForward(raw string, port int, payload string, conns int) {
 		check(err, "write")
 		check(c.(*net.TCPConn).CloseWrite(), "half-close")
 		b, err := io.ReadAll(c)
-		check(err, "read")
 		c.Close()
-		// client-go reports before it closes our connection, so the list is complete here.
+		if err != nil {
+			// A remote port that refused closes our connection with our bytes unread, so a reset can
+			// reach us before client-go has logged the error stream's reason: wait for it a little.
+			for t := 0; t < 40 && forwardErrorCount() == 0; t++ {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		// Otherwise client-go reports before it closes our connection, so the list is complete here.
 		forwardErrors.Lock()
 		if len(forwardErrors.list) > 0 {
 			fail("port forward, connection %d: %s", i, strings.Join(forwardErrors.list, "; "))
 		}
 		forwardErrors.Unlock()
+		check(err, "read")
 		replies = append(replies, string(b))
 	}
 	close(stop)
