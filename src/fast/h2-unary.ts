@@ -92,19 +92,24 @@ export function unaryCall(call: UnaryCall): Promise<Buffer | GrpcStatus | undefi
     let buf: Buffer = Buffer.alloc(0);
     const data: Buffer[] = [];
     let block: Buffer[] = [];
-    /** Every header block of the stream so far: HPACK's dynamic table spans them. */
-    const blocks: Buffer[] = [];
+    /** The connection's one decoder: HPACK's dynamic table spans the blocks, each decoded once. */
+    const decoder = new HpackDecoder();
+    let blocks = 0;
     let blockEndsStream = false;
     const blockDone = () => {
-      blocks.push(Buffer.concat(block));
+      let fields: [string, string][];
+      try {
+        fields = decoder.decode(Buffer.concat(block));
+      } catch {
+        return finish(undefined);
+      }
       block = [];
-      const decoded = hpackDecode(blocks);
-      if (!decoded) return finish(undefined);
+      blocks++;
       if (!blockEndsStream) return; // the response headers (:status, content-type)
       // Trailers: a success is grpc-status 0 (with an empty or "OK" grpc-message: grpc-go sends "",
       // grpc-js "OK") after the headers; a trailers-only answer (the first block) is an error.
-      const status = statusOf(decoded[decoded.length - 1]);
-      if (blocks.length >= 2 && status?.code === 0 && (status.details === '' || status.details === 'OK')) return finish(grpcMessage(Buffer.concat(data)));
+      const status = statusOf(fields);
+      if (blocks >= 2 && status?.code === 0 && (status.details === '' || status.details === 'OK')) return finish(grpcMessage(Buffer.concat(data)));
       finish(status && status.code !== 0 ? status : undefined);
     };
     const onData = (chunk: Buffer) => {
