@@ -9,8 +9,8 @@ import { run } from '../../test/rig/proc.js';
 export interface Crictl {
   /** Runs `crictl <args>`; resolves with its trimmed stdout and wall time (spawn to exit), ms. */
   call(args: string[]): Promise<{ out: string; ms: number }>;
-  /** Pod and container configs for one pod, written under the client's dir. */
-  configs(name: string): Promise<{ pod: string; ctr: string }>;
+  /** Pod and container configs for one pod, written under the client's dir; `labels` go on the pod. */
+  configs(name: string, labels?: Record<string, string>): Promise<{ pod: string; ctr: string }>;
 }
 
 /** A crictl bound to one endpoint; `dir` holds its config, the pod configs and the pods' logs. */
@@ -25,7 +25,7 @@ export async function crictlFor(bin: string, endpoint: string, dir: string, imag
       if (r.code !== 0) throw new Error(`crictl ${args[0]} (${tag}) exited ${r.code}: ${r.stderr.trim().split('\n').pop()?.slice(0, 300)}`);
       return { out: r.stdout.trim(), ms };
     },
-    async configs(name) {
+    async configs(name, labels = {}) {
       const uid = `${tag}-${name}-${process.pid}`;
       const podName = `checkout-frontend-7d9f8c6b5d-${name}`;
       const pod = join(dir, `${tag}-${name}-pod.json`);
@@ -34,7 +34,7 @@ export async function crictlFor(bin: string, endpoint: string, dir: string, imag
         metadata: { name: podName, namespace: 'bench', uid, attempt: 0 },
         hostname: podName,
         log_directory: join(dir, 'logs', `bench_${podName}_${uid}`),
-        labels: { 'io.kubernetes.pod.name': podName, 'io.kubernetes.pod.namespace': 'bench', 'io.kubernetes.pod.uid': uid, bench: tag },
+        labels: { 'io.kubernetes.pod.name': podName, 'io.kubernetes.pod.namespace': 'bench', 'io.kubernetes.pod.uid': uid, bench: tag, ...labels },
         linux: { security_context: { namespace_options: { network: 0, pid: 1, ipc: 0 } } },
       }));
       await writeFile(ctr, JSON.stringify({

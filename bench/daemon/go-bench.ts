@@ -5,10 +5,11 @@
 // containerd and to the floor, daemon VmRSS idle and at N, summed monitor VmRSS, CPU, processes
 // per pod; (2) per-call medians; (3) the lifecycle one call at a time; (4) execs per CRI call
 // (strace). Usage: node bench/daemon/run.mjs [--n 1,10,50] [--iterations 5] [--iterations-large 3]
-//   [--lifecycle 5] [--no-trace] [--trace-only] [--load] [--clients process]   (needs root, strace)
+//   [--lifecycle 5] [--no-trace] [--trace-only] [--load] [--clients process|crictl]   (needs root, strace)
 // A busy node: --load runs every measurement while busy loops hold every CPU (bench/load/cpu-load.ts);
 // --clients process makes each pod with one client process per call (process-clients.ts; the runc
-// targets, crun's handler needs the one-process client).
+// targets, crun's handler needs the one-process client); --clients crictl does it with upstream crictl.
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
 import { crunForThisHost } from '../../test/rig/crun-path.js';
@@ -20,7 +21,9 @@ import { goClient, type CallSummary, type FloorOutput, type LifecycleOutput, typ
 import { attribute, describeExecs, parseExecs, traceExecs } from './exec-trace.js';
 import { cpuMs, median, summedCpuMs, summedRssKb, vmRssKb } from './proc-stats.js';
 import { machineFacts } from './machine.js';
-import { clientsAlone, runPodsByProcess } from './process-clients.js';
+import { clientsAlone, crictlAlone, runPodsByCrictl, runPodsByProcess } from './process-clients.js';
+import { crictlFor, type Crictl } from './crictl-client.js';
+import { crictlBinary } from '../crictl-binary.js';
 import { startCpuLoad, type CpuLoad } from '../load/cpu-load.js';
 import { mdTable, fmt, mib } from './markdown.js';
 import { readFile } from 'node:fs/promises';
@@ -36,7 +39,11 @@ const ITER_SMALL = Number(opt('--iterations', '5'));
 const ITER_LARGE = Number(opt('--iterations-large', '3'));
 const LIFECYCLE = Number(opt('--lifecycle', '5'));
 const LOAD = flag('--load');
-const PROCESS_CLIENTS = opt('--clients', 'one') === 'process';
+const CLIENTS = opt('--clients', 'one');
+/** --clients crictl: upstream crictl processes (crictl-client.ts) in place of the Go client's. */
+const CRICTL_CLIENTS = CLIENTS === 'crictl';
+const PROCESS_CLIENTS = CLIENTS === 'process' || CRICTL_CLIENTS;
+const CORES = availableParallelism();
 
 interface DaemonTarget {
   kind: 'daemon';
@@ -64,27 +71,44 @@ interface Sample {
   cpuTotalMs?: number;
   teardownMs: number;
   calls: CallSummary;
+  /** CPU of the bench's own child processes over the run: the client processes (for the floor, its whole work). */
+  clientCpuMs?: number;
 }
 
 let seq = 0;
 
-async function measure(t: Target, n: number, ctx: { floor: Floor; image: string; logRoot: string }): Promise<Sample> {
+/** --clients crictl: one crictl (its config file) per endpoint. */
+const crictls = new Map<string, Promise<Crictl>>();
+function crictlOf(endpoint: string, ctx: { dir: string; image: string }): Promise<Crictl> {
+  const bin = crictlBinary();
+  if (!bin) throw new Error('no crictl: run scripts/build-critest.sh --crictl-only');
+  let c = crictls.get(endpoint);
+  if (!c) crictls.set(endpoint, (c = crictlFor(bin, endpoint, ctx.dir, ctx.image, `c${crictls.size}`)));
+  return c;
+}
+
+async function measure(t: Target, n: number, ctx: { floor: Floor; image: string; logRoot: string; dir: string }): Promise<Sample> {
   const tag = `${t.key.replace(/\W/g, '')}${n}x${seq++}`;
+  const children0 = (await cpuMs(process.pid)).children;
+  const clientCpu = async () => (await cpuMs(process.pid)).children - children0;
   if (t.kind === 'clients') {
-    const r = await clientsAlone(t.endpoint, n);
-    return { wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, teardownMs: 0, calls: {} };
+    const r = CRICTL_CLIENTS ? await crictlAlone(await crictlOf(t.endpoint, ctx), n) : await clientsAlone(t.endpoint, n);
+    return { wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, teardownMs: 0, calls: {}, clientCpuMs: await clientCpu() };
   }
   if (t.kind === 'floor') {
     const r = await ctx.floor.run(n, t.runtime, tag);
-    return { wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, teardownMs: r.teardownMs, calls: r.calls };
+    return { wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, teardownMs: r.teardownMs, calls: r.calls, clientCpuMs: await clientCpu() };
   }
   const rssIdleKb = await vmRssKb(t.pid);
   const cpu0 = await cpuMs(t.pid);
-  const r: Pick<RunOutput, 'wallMs' | 'failed' | 'errors'> & { calls?: CallSummary } = PROCESS_CLIENTS
+  const r: Pick<RunOutput, 'wallMs' | 'failed' | 'errors'> & { calls?: CallSummary } = CRICTL_CLIENTS
+    ? await runPodsByCrictl(await crictlOf(t.endpoint, ctx), n, { label: tag, name: 'web' })
+    : PROCESS_CLIENTS
     ? await runPodsByProcess(t.endpoint, n, { label: tag, name: 'web-frontend', image: ctx.image })
     : await goClient<RunOutput>(['run', '-n', String(n), '-name', 'web-frontend', '-label', tag, '-log-root', ctx.logRoot,
       '-image', ctx.image, '-handler', t.handler], { endpoint: t.endpoint });
   const cpu1 = await cpuMs(t.pid);
+  const clientCpuMs = await clientCpu();
   const rssAtNKb = await vmRssKb(t.pid);
   const monitors = t.monitors(await listProcesses()).map((p) => p.pid);
   const monitorKb = await summedRssKb(monitors);
@@ -95,7 +119,7 @@ async function measure(t: Target, n: number, ctx: { floor: Floor; image: string;
     wallMs: r.failed ? NaN : r.wallMs, failed: r.failed, rssIdleKb, rssAtNKb, monitorKb, monitors: monitors.length,
     cpuSelfMs: cpu1.self - cpu0.self,
     cpuTotalMs: cpu1.self - cpu0.self + cpu1.children - cpu0.children + monitorCpu,
-    teardownMs: down.wallMs, calls: r.calls ?? {},
+    teardownMs: down.wallMs, calls: r.calls ?? {}, clientCpuMs,
   };
 }
 
@@ -154,11 +178,11 @@ runBenchWithRig(async (rig) => {
     const targets: Target[] = [...daemons, ...floors].filter((t) => (!only || t.key === 'containerd' || only.includes(t.key))
       && !(PROCESS_CLIENTS && t.kind === 'daemon' && t.handler !== ''));
     // What the client processes cost by themselves, on the same CPUs: part of every runtime's figure.
-    if (PROCESS_CLIENTS) targets.push({ kind: 'clients', key: 'clients', label: 'client processes alone (3 per pod, a Version call each)', endpoint: containerd.endpoint });
+    if (PROCESS_CLIENTS) targets.push({ kind: 'clients', key: 'clients', label: `${CRICTL_CLIENTS ? 'crictl' : 'client'} processes alone (3 per pod, a Version call each)`, endpoint: containerd.endpoint });
     for (const t of daemons.filter((d) => d.handler === '')) {
       for (const image of [images.busybox, images.pause]) await goClient(['pull', '-image', image], { endpoint: t.endpoint });
     }
-    const ctx = { floor, image: images.busybox, logRoot };
+    const ctx = { floor, image: images.busybox, logRoot, dir };
     // First pods pay one-time set-up (image unpack, caches): not measured.
     for (const t of targets) await measure(t, 1, ctx);
 
@@ -169,7 +193,7 @@ runBenchWithRig(async (rig) => {
     print(facts);
     print();
     if (LOAD || PROCESS_CLIENTS) {
-      print(`Busy node: ${[LOAD ? 'every measurement under busy loops holding every CPU' : '', PROCESS_CLIENTS ? 'one client process per call (run-pod, create-container, start-container per pod)' : ''].filter(Boolean).join('; ')}.`);
+      print(`Busy node: ${[LOAD ? 'every measurement under busy loops holding every CPU' : '', PROCESS_CLIENTS ? `one ${CRICTL_CLIENTS ? 'crictl' : 'client'} process per call (${CRICTL_CLIENTS ? 'crictl runp, create, start' : 'run-pod, create-container, start-container'} per pod)` : ''].filter(Boolean).join('; ')}.`);
       print();
     }
     // --load: busy loops for every measurement below (the traces included), stopped at the end.
@@ -230,12 +254,18 @@ runBenchWithRig(async (rig) => {
           t.kind === 'daemon' ? `${mib(med(n, t.key, (s) => s.monitorKb))} (${fmt(med(n, t.key, (s) => s.monitors))})` : '—',
           t.kind === 'daemon' ? fmt(med(n, t.key, (s) => s.cpuSelfMs)) : '—',
           t.kind === 'daemon' ? fmt(med(n, t.key, (s) => s.cpuTotalMs)) : '—',
-          String(execsPerPod.get(t.key) ?? 'n/a'), fmt(med(n, t.key, (s) => s.teardownMs)), String(failed)]);
+          String(execsPerPod.get(t.key) ?? 'n/a'), fmt(med(n, t.key, (s) => s.teardownMs)), String(failed),
+          ...(PROCESS_CLIENTS ? [fmt(med(n, t.key, (s) => s.clientCpuMs)), fmt(med(n, t.key, (s) => ((s.cpuTotalMs ?? 0) + (s.clientCpuMs ?? 0)) / CORES))] : [])]);
       }
     }
     print(mdTable(['N', 'target', 'wall ms', '× containerd', '× floor', 'daemon RSS idle MiB', 'daemon RSS at N MiB', 'monitors RSS MiB (count)',
-      'daemon CPU ms', 'CPU ms incl. children + monitors', 'execs per pod', 'teardown ms', 'failed'], rows));
+      'daemon CPU ms', 'CPU ms incl. children + monitors', 'execs per pod', 'teardown ms', 'failed',
+      ...(PROCESS_CLIENTS ? ['client processes CPU ms', `(runtime + client CPU) / ${CORES} cores, ms`] : [])], rows));
     print();
+    if (PROCESS_CLIENTS) {
+      print(`The last column is the least wall time the CPU allows: every millisecond of CPU the runtime (daemon, its children and monitors) and the client processes spent, spread over ${CORES} cores with none idle. For the floor the client is the Go client that runs runc and the CNI plugins itself, so its whole work is in "client processes CPU".`);
+      print();
+    }
     // One process per call has no per-call timeline (each process times only itself).
     if (!PROCESS_CLIENTS) {
       print('Per-call medians / p90 in ms within those runs (median over iterations):');

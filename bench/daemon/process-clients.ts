@@ -1,11 +1,13 @@
-// The many-clients mode (--clients process): N pods at once, each pod as a shell script makes it,
-// one client process per call (iSulad's method: `crictl runp`, `crictl create`, `crictl start`),
-// here test/go-cri-client's run-pod, create-container (which first reads the pod's status, as the
-// config crictl reads from a file) and start-container. Each process pays the client's start-up
-// (about crictl's) and competes for the CPU with the runtime; the wall time is first spawn to
-// the last start's exit.
+// The many-clients mode (--clients process | crictl): N pods at once, each pod as a shell script
+// makes it, one client process per call (iSulad's method: `crictl runp`, `crictl create`, `crictl
+// start`). `process` runs test/go-cri-client's run-pod, create-container (which first reads the
+// pod's status, as the config crictl reads from a file) and start-container; `crictl` runs upstream
+// crictl itself with kubelet-shaped configs (crictl-client.ts). Each process pays the client's
+// start-up and competes for the CPU with the runtime; the wall time is first spawn to the last
+// start's exit.
 import { goToolPath } from '../../test/rig/go-tools.js';
 import { run } from '../../test/rig/proc.js';
+import type { Crictl } from './crictl-client.js';
 
 export interface ProcessRunOutput {
   wallMs: number;
@@ -37,6 +39,23 @@ export async function runPodsByProcess(endpoint: string, n: number, opts: { labe
     const { podId } = await call(bin, endpoint, ['run-pod', '-name', `${opts.name}-${opts.label}-${i}`, '-label', opts.label]);
     const { containerId } = await call(bin, endpoint, ['create-container', '-pod', podId!, '-name', 'c', '-image', opts.image, '--', ...argv]);
     await call(bin, endpoint, ['start-container', '-id', containerId!]);
+  });
+}
+
+/** The same N pods by upstream crictl: `crictl runp`, `crictl create`, `crictl start` per pod; the pods carry go-cri-client's label `label` (teardown finds them by it). */
+export async function runPodsByCrictl(c: Crictl, n: number, opts: { label: string; name: string }): Promise<ProcessRunOutput> {
+  return atOnce(n, async (i) => {
+    const { pod, ctr } = await c.configs(`${opts.name}-${opts.label}-${i}`, { 'go-cri-client': opts.label });
+    const podId = (await c.call(['runp', pod])).out;
+    const containerId = (await c.call(['create', podId, ctr, pod])).out;
+    await c.call(['start', containerId]);
+  });
+}
+
+/** crictl's side alone: three `crictl version` processes one after another per pod, all pods at once. */
+export async function crictlAlone(c: Crictl, n: number): Promise<ProcessRunOutput> {
+  return atOnce(n, async () => {
+    for (let i = 0; i < 3; i++) await c.call(['version']);
   });
 }
 

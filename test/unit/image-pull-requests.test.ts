@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -131,5 +131,31 @@ describe('pull requests', () => {
     await svc.pullImage({ image: { image } });
     await svc.pullImage({ image: { image } });
     expect(reg.tlsAttempts).toBe(1);
+  });
+
+  it('writes nothing when the image is here already and its tag points at it, and both again after a removal', async () => {
+    const reg = await scriptedRegistry([await appLayer()]);
+    const dir = await mkdtemp(join(tmpdir(), 'ist-pr-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const svc = await ImageService.open({ root: join(dir, 'root'), state: join(dir, 'state'), authFile: join(dir, 'auths.json') });
+    const image = `${reg.host}/team/app-7f3c2e1a:v1.4.2`;
+    const { imageRef } = await svc.pullImage({ image: { image } });
+    const files = () => {
+      const record = join(dir, 'root', 'images', `${imageRef.slice(7)}.json`);
+      const index = join(dir, 'root', 'images', 'index.json');
+      return { record: statSync(record).ino, index: statSync(index).ino, tags: JSON.parse(readFileSync(index, 'utf8')).tags };
+    };
+    const first = files();
+    expect(first.tags).toEqual({ [image]: imageRef });
+    // Every write is a rename of a new file: the same inodes mean nothing was written.
+    await svc.pullImage({ image: { image } });
+    expect(files()).toEqual(first);
+    // Removed meanwhile: the pull writes the record and the tag again.
+    await svc.removeImage({ image: { image } });
+    await svc.pullImage({ image: { image } });
+    const after = files();
+    expect(after.tags).toEqual({ [image]: imageRef });
+    expect(after.index).not.toBe(first.index);
+    expect((await svc.imageStatus({ image: { image } })).image?.id).toBe(imageRef);
   });
 });

@@ -103,7 +103,8 @@ export class ImageStore {
         ? { ...record, repoDigests: [...new Set([...existing.repoDigests, ...record.repoDigests])].sort(), createdAt: existing.createdAt }
         : record;
       failpoint('record-before-write');
-      await writeJsonAtomic(this.recordPath(record.id), merged);
+      // A pull of an image that is here already (kubelet's Always policy, `crictl run`) writes nothing.
+      if (!existing || canonicalJson(existing) !== canonicalJson(merged)) await writeJsonAtomic(this.recordPath(record.id), merged);
       failpoint('record-after-write');
       if (tag) await this.writeTags((tags) => void (tags[tag] = record.id));
       failpoint('index-after-write');
@@ -135,9 +136,18 @@ export class ImageStore {
   private async writeTags(change: (tags: Record<string, string>) => void): Promise<void> {
     const index = await readJson<IndexFile>(this.indexPath, { tags: {} });
     index.tags ??= {};
+    const before = canonicalJson(index.tags);
     change(index.tags);
+    if (canonicalJson(index.tags) === before) return; // nothing moved: no write, no fsync
     // Code-unit order, not localeCompare: a collator loads ICU data into the daemon (~3 MB of RSS).
     const sorted = Object.fromEntries(Object.entries(index.tags).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     await writeJsonAtomic(this.indexPath, { tags: sorted });
   }
+}
+
+/** JSON with object keys in code-unit order at every level: equal values give equal strings. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : v));
 }
