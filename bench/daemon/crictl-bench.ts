@@ -2,8 +2,11 @@
 // iteration `crictl run c.json p.json` then `crictl rmp -f`, and the same pod step by step (runp,
 // create, start, rmp), a crictl process per call as a user types them, interleaved between the
 // runtimes (order alternating), idle and under the busy loops. Medians; ratios of one run only;
-// /proc/loadavg before and after each mode. --cpu-prof: the daemon runs with node --cpu-prof and
-// the top self-time functions of its profile are printed after the tables.
+// /proc/loadavg before and after each mode. The floor of `crictl run`, in the same rounds: what a
+// `crictl version` process costs (start-up, dial, Version) plus one pod by bare runc and CNI
+// without a daemon or a pause (floor.ts, -no-pause): netns, the CNI chain, the container's overlay
+// and `runc run -d`. --cpu-prof: the daemon runs with node --cpu-prof and the top self-time
+// functions of its profile are printed after the tables.
 // Usage: node bench/daemon/run.mjs --crictl [--iterations 7] [--modes idle,load] [--cpu-prof [--cpu-prof-dir DIR: keep it]]
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +20,7 @@ import { machineFacts } from './machine.js';
 import { fmt, mdTable } from './markdown.js';
 import { median } from './proc-stats.js';
 import { topSelfTime } from './cpu-profile.js';
+import { prepareFloor } from './floor.js';
 
 const opt = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(name);
@@ -45,39 +49,53 @@ runBenchWithRig(async (rig) => {
     await c.call(['pull', rig.images.busybox]);
     await crictlRunThenRmp(c, 'warm'); // containerd pulls its pause image, both warm their caches
   }
-  const out: string[] = [];
-  for (const mode of MODES) {
-    const load = mode === 'load' ? startCpuLoad(4) : undefined;
-    const before = await loadavg();
-    const times = new Map<string, number[]>();
-    const add = (k: string, ms: number) => times.set(k, [...(times.get(k) ?? []), ms]);
-    try {
-      for (let i = 0; i < ITERATIONS; i++) {
-        console.error(`[bench] ${mode} ${i + 1}/${ITERATIONS}`);
-        for (const { name, c } of i % 2 ? [...clients].reverse() : clients) {
-          const r = await crictlRunThenRmp(c, `${mode}-r${i}`);
-          add(`${name}/crictl run`, r.run);
-          add(`${name}/crictl rmp -f (after run)`, r.rmp);
-          const s = await crictlSteps(c, `${mode}-s${i}`);
-          for (const step of CRICTL_STEPS) add(`${name}/step: ${step}`, s[step]);
-          add(`${name}/steps: runp+create+start`, s.runp + s.create + s.start);
+  const floor = await prepareFloor(join(rig.dir, 'floor'));
+  try {
+    const floorRun = async (tag: string): Promise<number> => {
+      const version = await clients[1]!.c.call(['version']);
+      const pod = await floor.run(1, 'runc', tag, { noPause: true });
+      if (pod.failed) throw new Error(`floor ${tag}: ${Object.keys(pod.errors).join('; ')}`);
+      return version.ms + pod.wallMs;
+    };
+    await floorRun('warm');
+    const out: string[] = [];
+    for (const mode of MODES) {
+      const load = mode === 'load' ? startCpuLoad(4) : undefined;
+      const before = await loadavg();
+      const times = new Map<string, number[]>();
+      const add = (k: string, ms: number) => times.set(k, [...(times.get(k) ?? []), ms]);
+      try {
+        for (let i = 0; i < ITERATIONS; i++) {
+          console.error(`[bench] ${mode} ${i + 1}/${ITERATIONS}`);
+          for (const { name, c } of i % 2 ? [...clients].reverse() : clients) {
+            const r = await crictlRunThenRmp(c, `${mode}-r${i}`);
+            add(`${name}/crictl run`, r.run);
+            add(`${name}/crictl rmp -f (after run)`, r.rmp);
+            const s = await crictlSteps(c, `${mode}-s${i}`);
+            for (const step of CRICTL_STEPS) add(`${name}/step: ${step}`, s[step]);
+            add(`${name}/steps: runp+create+start`, s.runp + s.create + s.start);
+          }
+          add('floor/crictl run', await floorRun(`${mode}${i}`));
         }
+      } finally {
+        await load?.stop();
       }
-    } finally {
-      await load?.stop();
+      const after = await loadavg();
+      out.push(`### ${mode === 'load' ? `Under ${load!.loops} busy loops` : 'Idle (no loops of ours)'}: load average ${before} before, ${after} after`, '');
+      out.push(mdTable(['ms, median of ' + ITERATIONS, 'containerd 1.6', 'isulats', 'isulats / containerd', 'floor', 'floor / containerd'], ROWS.map((row) => {
+        const [c, s] = clients.map(({ name }) => median(times.get(`${name}/${row}`) ?? []));
+        const f = median(times.get(`floor/${row}`) ?? []);
+        return [row, fmt(c), fmt(s), fmt(s! / c!, 2), Number.isFinite(f) ? fmt(f) : '—', Number.isFinite(f) ? fmt(f / c!, 2) : '—'];
+      })), '');
     }
-    const after = await loadavg();
-    out.push(`### ${mode === 'load' ? `Under ${load!.loops} busy loops` : 'Idle (no loops of ours)'}: load average ${before} before, ${after} after`, '');
-    out.push(mdTable(['ms, median of ' + ITERATIONS, 'containerd 1.6', 'isulats', 'isulats / containerd'], ROWS.map((row) => {
-      const [c, s] = clients.map(({ name }) => median(times.get(`${name}/${row}`) ?? []));
-      return [row, fmt(c), fmt(s), fmt(s! / c!, 2)];
-    })), '');
-  }
-  console.log([`## crictl 1.34 as the client, ${new Date().toISOString().slice(0, 10)}`, '', facts, '', `crictl: ${bin}`, '', ...out].join('\n'));
-  if (PROFILE) {
-    await daemon.cleanup(); // the profile is written when the daemon exits
-    rig.daemons.length = 0;
-    const files = (await readdir(profDir).catch(() => [] as string[])).filter((f) => f.endsWith('.cpuprofile'));
-    for (const f of files) console.log([`### Daemon profile (${f}), top self time`, '', await topSelfTime(join(profDir, f), 20)].join('\n'));
+    console.log([`## crictl 1.34 as the client, ${new Date().toISOString().slice(0, 10)}`, '', facts, '', `crictl: ${bin}`, '', ...out].join('\n'));
+    if (PROFILE) {
+      await daemon.cleanup(); // the profile is written when the daemon exits
+      rig.daemons.length = 0;
+      const files = (await readdir(profDir).catch(() => [] as string[])).filter((f) => f.endsWith('.cpuprofile'));
+      for (const f of files) console.log([`### Daemon profile (${f}), top self time`, '', await topSelfTime(join(profDir, f), 20)].join('\n'));
+    }
+  } finally {
+    await floor.cleanup().catch((e: Error) => console.error(`floor cleanup: ${e.message}`));
   }
 });

@@ -13,13 +13,16 @@ import { goClient, type FloorOutput } from './go-client.js';
 import { placeChildTreesApart } from '../../src/runtime/store/top-directory.js';
 
 export interface Floor {
-  /** N pods up at once (timed), then down at once (timed apart). */
-  run(n: number, runtime: string, tag: string): Promise<FloorOutput>;
+  /** N pods up at once (timed), then down at once (timed apart); `noPause`: the container joins the netns itself. */
+  run(n: number, runtime: string, tag: string, opts?: FloorRunOptions): Promise<FloorOutput>;
   /** The Go client's argv for one floor run (for tracing it), once prepare() made its dirs. */
-  args(n: number, runtime: string, tag: string): string[];
+  args(n: number, runtime: string, tag: string, opts?: FloorRunOptions): string[];
   prepare(runtime: string, tag: string): Promise<void>;
   cleanup(): Promise<void>;
 }
+
+/** noPause: no pause container, as a pod that shares no PID namespace runs on isulats. */
+export interface FloorRunOptions { noPause?: boolean }
 
 export async function prepareFloor(dir: string): Promise<Floor> {
   const rootfs = join(dir, 'busybox-rootfs');
@@ -38,7 +41,7 @@ export async function prepareFloor(dir: string): Promise<Floor> {
   // One runtime state dir per runtime binary, made on first use.
   const roots = new Map<string, string>();
   const rootOf = (runtime: string) => join(dir, `root${runtime.replace(/\W/g, '_')}`);
-  const args = (n: number, runtime: string, tag: string) => ['floor', '-n', String(n), '-name', `fl${tag}`, '-runtime', runtime,
+  const args = (n: number, runtime: string, tag: string, opts: FloorRunOptions = {}) => ['floor', ...(opts.noPause ? ['-no-pause'] : []), '-n', String(n), '-name', `fl${tag}`, '-runtime', runtime,
     '-runtime-root', rootOf(runtime), '-dir', join(dir, `work-${tag}`), '-conflist', network.confPath,
     '-cni-bin', CNI_BIN_DIR, '-pause-rootfs', pauseRootfs, '-rootfs', rootfs];
   const prepare = async (runtime: string, tag: string): Promise<void> => {
@@ -55,9 +58,9 @@ export async function prepareFloor(dir: string): Promise<Floor> {
   return {
     args,
     prepare,
-    async run(n, runtime, tag) {
+    async run(n, runtime, tag, opts) {
       await prepare(runtime, tag);
-      return goClient<FloorOutput>(args(n, runtime, tag));
+      return goClient<FloorOutput>(args(n, runtime, tag, opts));
     },
     async cleanup() {
       for (const [runtime, r] of roots) {

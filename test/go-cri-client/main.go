@@ -821,6 +821,7 @@ type floorOpts struct {
 	settle                                time.Duration
 	prefix, runtime, runtimeRoot, dir     string
 	conflist, cniBin, pauseRootfs, rootfs string
+	noPause                               bool // the container joins the netns itself, as a pod without an infra container
 }
 
 type floorPod struct {
@@ -986,6 +987,19 @@ func (o floorOpts) podUp(p *floorPod, chain cniChain, tmpl []byte) error {
 	})
 	if err != nil {
 		return err
+	}
+	if o.noPause {
+		return timed(&p.calls, "run container", func() error {
+			b, err := o.bundle(p, tmpl, p.id+"-app", o.rootfs, []string{"sleep", "3600"}, map[string]string{"network": p.netns})
+			if err != nil {
+				return err
+			}
+			if err := o.runDetached(b, p.id+"-app", ""); err != nil {
+				return err
+			}
+			p.started = append(p.started, p.id+"-app")
+			return nil
+		})
 	}
 	pidFile := filepath.Join(o.dir, p.id+".pid")
 	err = timed(&p.calls, "run pause", func() error {
@@ -1172,6 +1186,7 @@ func main() {
 		conflist  = fs.String("conflist", "", "floor: CNI conflist")
 		cniBin    = fs.String("cni-bin", "/usr/lib/cni", "floor: CNI plugin dir")
 		pauseFS   = fs.String("pause-rootfs", "", "floor: rootfs of the pause container (/pause)")
+		noPause   = fs.Bool("no-pause", false, "floor: no pause container; the container joins the pod's netns itself")
 		rootfs    = fs.String("rootfs", "", "floor: rootfs of the container (busybox)")
 		stopTO    = fs.Int64("stop-timeout", 0, "stop-container: seconds before SIGKILL")
 	)
@@ -1183,7 +1198,7 @@ func main() {
 	}
 	if cmd == "floor" {
 		benchFloor(floorOpts{n: *sessions, settle: *gap, prefix: *name, runtime: *rtPath, runtimeRoot: *rtRoot, dir: *workDir,
-			conflist: *conflist, cniBin: *cniBin, pauseRootfs: *pauseFS, rootfs: *rootfs})
+			conflist: *conflist, cniBin: *cniBin, pauseRootfs: *pauseFS, rootfs: *rootfs, noPause: *noPause})
 		return
 	}
 	bench := benchOpts{n: *sessions, k: *iters, prefix: *name, label: *label, image: *image, handler: *handler, logRoot: *logRoot, argv: argv, gap: *gap, pull: *pull}

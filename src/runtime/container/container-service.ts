@@ -356,7 +356,7 @@ export class ContainerService {
     await beforeStart?.(pid);
     if (restored) return { pid, startedAt: restoredAt };
     const startedAt = nowNs();
-    await this.oci(r).start(r.id);
+    await this.oci(r).start(r.id, pid);
     return { pid, startedAt };
   }
 

@@ -76,7 +76,8 @@ export interface ExecSyncOptions {
 
 export interface OciRuntime {
   create(opts: CreateOptions): Promise<{ pid: number }>;
-  start(id: string): Promise<void>;
+  /** `initPid`: the created container's init (create's answer), which lets a runtime skip its own start command. */
+  start(id: string, initPid?: number): Promise<void>;
   kill(id: string, signal: string | number, all?: boolean): Promise<void>;
   delete(id: string, force?: boolean): Promise<void>;
   /** undefined when the runtime does not know the container. */

@@ -25,6 +25,7 @@ import { EXECSYNC_BINARY, ExecSyncHelper, execSyncWithoutRunc } from '../exec/ex
 import { joinPath } from '../store/path-join.js';
 import { kernelLogShowsOomKill, kmsgTimeAt } from './kernel-oom-log.js';
 import { deleteLater } from '../store/trash.js';
+import { startThroughExecFifo, startWithoutRunc } from './exec-fifo-start.js';
 
 export interface RuncConmonOptions {
   runner: ProcessRunner;
@@ -48,6 +49,9 @@ export interface RuncConmonOptions {
 
 /** Margin around the container's run when matching kernel log timestamps (µs). */
 const KMSG_SLACK_US = 30_000_000;
+
+/** How long a runc command (or the start through its exec FIFO) may take. */
+const RUNC_TIMEOUT_MS = 60_000;
 
 /** The helper's own refusals of a plan (assets/execsync): the process never ran, runc exec can. */
 const PLAN_REFUSED = /\bplan\b/;
@@ -161,7 +165,15 @@ export class RuncConmonRuntime implements OciRuntime {
     return existsSync(joinPath(this.opts.runcRoot, id));
   }
 
-  async start(id: string): Promise<void> {
+  async start(id: string, initPid?: number): Promise<void> {
+    // runc's start is a read of the exec FIFO: done here, without a runc process (exec-fifo-start.ts).
+    if (initPid && startWithoutRunc(this.runc)) {
+      try {
+        if (await startThroughExecFifo(joinPath(this.opts.runcRoot, id), initPid, RUNC_TIMEOUT_MS)) return;
+      } catch (error) {
+        throw internal(`runc start ${id}: ${(error as Error).message}`, error);
+      }
+    }
     await this.runcCheck(['start', id]);
   }
 
@@ -448,7 +460,7 @@ export class RuncConmonRuntime implements OciRuntime {
 
   private async runcCheck(args: string[], input?: string) {
     try {
-      return await this.opts.runner.check({ cmd: this.runc, args: [...this.base(), ...args], input, timeoutMs: 60_000 });
+      return await this.opts.runner.check({ cmd: this.runc, args: [...this.base(), ...args], input, timeoutMs: RUNC_TIMEOUT_MS });
     } catch (error) {
       throw internal((error as Error).message, error);
     }
