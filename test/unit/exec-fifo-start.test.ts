@@ -3,7 +3,7 @@
 // goes on, as runc init does at its exec. Real processes and a real FIFO; runc itself is in
 // test/integration/runtime-start-fifo.test.ts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,10 +43,15 @@ describe('start through the exec FIFO', () => {
 
   it('works when the init opens the FIFO only after the start is waiting', async () => {
     const dir = stateDir();
-    const c = init(dir, 'sleep 0.3; exec 3>"$F"; printf 0 >&3; exec 3>&-; exec sleep 30');
-    const t0 = Date.now();
-    await expect(startThroughExecFifo(dir, c.pid!, 5000)).resolves.toBe(true);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    const gate = join(dir, 'go');
+    const c = init(dir, `while [ ! -e "${gate}" ]; do sleep 0.02; done; exec 3>"$F"; printf 0 >&3; exec 3>&-; exec sleep 30`);
+    let settled = false;
+    const start = startThroughExecFifo(dir, c.pid!, 10_000).finally(() => void (settled = true));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(settled).toBe(false); // waiting on an init that has not opened the FIFO
+    writeFileSync(gate, '');
+    await expect(start).resolves.toBe(true);
+    expect(existsSync(join(dir, 'exec.fifo'))).toBe(false);
   });
 
   it('succeeds for a process that ran and exited at once (its byte was written)', async () => {

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync, statSync } from 'node:fs';
+import { linkSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -140,22 +140,21 @@ describe('pull requests', () => {
     const svc = await ImageService.open({ root: join(dir, 'root'), state: join(dir, 'state'), authFile: join(dir, 'auths.json') });
     const image = `${reg.host}/team/app-7f3c2e1a:v1.4.2`;
     const { imageRef } = await svc.pullImage({ image: { image } });
-    const files = () => {
-      const record = join(dir, 'root', 'images', `${imageRef.slice(7)}.json`);
-      const index = join(dir, 'root', 'images', 'index.json');
-      return { record: statSync(record).ino, index: statSync(index).ino, tags: JSON.parse(readFileSync(index, 'utf8')).tags };
-    };
-    const first = files();
-    expect(first.tags).toEqual({ [image]: imageRef });
-    // Every write is a rename of a new file: the same inodes mean nothing was written.
+    const record = join(dir, 'root', 'images', `${imageRef.slice(7)}.json`);
+    const index = join(dir, 'root', 'images', 'index.json');
+    const tags = () => JSON.parse(readFileSync(index, 'utf8')).tags as Record<string, string>;
+    expect(tags()).toEqual({ [image]: imageRef });
+    // Every write is a rename of a new file over the old. A second name on each file keeps its
+    // inode (so no new file can get it): the same inode behind both names means not rewritten.
+    for (const f of [record, index]) linkSync(f, `${f}.kept`);
+    const rewritten = (f: string) => statSync(f).ino !== statSync(`${f}.kept`).ino;
     await svc.pullImage({ image: { image } });
-    expect(files()).toEqual(first);
+    expect([rewritten(record), rewritten(index)]).toEqual([false, false]);
     // Removed meanwhile: the pull writes the record and the tag again.
     await svc.removeImage({ image: { image } });
     await svc.pullImage({ image: { image } });
-    const after = files();
-    expect(after.tags).toEqual({ [image]: imageRef });
-    expect(after.index).not.toBe(first.index);
+    expect(tags()).toEqual({ [image]: imageRef });
+    expect([rewritten(record), rewritten(index)]).toEqual([true, true]);
     expect((await svc.imageStatus({ image: { image } })).image?.id).toBe(imageRef);
   });
 });
