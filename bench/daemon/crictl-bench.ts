@@ -7,7 +7,8 @@
 // without a daemon or a pause (floor.ts, -no-pause): netns, the CNI chain, the container's overlay
 // and `runc run -d`. --cpu-prof: the daemon runs with node --cpu-prof and the top self-time
 // functions of its profile are printed after the tables.
-// Usage: node bench/daemon/run.mjs --crictl [--iterations 7] [--modes idle,load] [--cpu-prof [--cpu-prof-dir DIR: keep it]]
+// --configs minimal: hand-written configs without kubelet's security context (crictl-client.ts).
+// Usage: node bench/daemon/run.mjs --crictl [--iterations 7] [--modes idle,load] [--configs kubelet|minimal] [--cpu-prof [--cpu-prof-dir DIR: keep it]]
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startContainerd } from '../../test/rig/containerd.js';
@@ -15,7 +16,7 @@ import { startIsulatsDaemon } from '../../test/rig/isulats-daemon.js';
 import { runBenchWithRig } from '../bench-rig.js';
 import { crictlBinary } from '../crictl-binary.js';
 import { startCpuLoad } from '../load/cpu-load.js';
-import { CRICTL_STEPS, crictlFor, crictlRunThenRmp, crictlSteps, type Crictl } from './crictl-client.js';
+import { CRICTL_STEPS, crictlFor, crictlRunThenRmp, crictlSteps, type ConfigShape, type Crictl } from './crictl-client.js';
 import { machineFacts } from './machine.js';
 import { fmt, mdTable } from './markdown.js';
 import { median } from './proc-stats.js';
@@ -29,6 +30,7 @@ const opt = (name: string, dflt: string): string => {
 const ITERATIONS = Number(opt('--iterations', '7'));
 const MODES = opt('--modes', 'idle,load').split(',');
 const PROFILE = process.argv.includes('--cpu-prof');
+const SHAPE = opt('--configs', 'kubelet') as ConfigShape;
 const ROWS = ['crictl run', 'crictl rmp -f (after run)', ...CRICTL_STEPS.map((s) => `step: ${s}`), 'steps: runp+create+start'];
 
 const loadavg = async (): Promise<string> => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
@@ -42,8 +44,8 @@ runBenchWithRig(async (rig) => {
   rig.daemons.push(daemon);
   rig.containerd = await startContainerd({ sandboxImage: rig.images.pause, plainHttpRegistries: [rig.registry.host] });
   const clients: Array<{ name: string; c: Crictl }> = [
-    { name: 'containerd 1.6', c: await crictlFor(bin, rig.containerd.endpoint, rig.dir, rig.images.busybox, 'ctd') },
-    { name: 'isulats', c: await crictlFor(bin, daemon.endpoint, rig.dir, rig.images.busybox, 'ist') },
+    { name: 'containerd 1.6', c: await crictlFor(bin, rig.containerd.endpoint, rig.dir, rig.images.busybox, 'ctd', SHAPE) },
+    { name: 'isulats', c: await crictlFor(bin, daemon.endpoint, rig.dir, rig.images.busybox, 'ist', SHAPE) },
   ];
   for (const { c } of clients) {
     await c.call(['pull', rig.images.busybox]);
@@ -88,7 +90,7 @@ runBenchWithRig(async (rig) => {
         return [row, fmt(c), fmt(s), fmt(s! / c!, 2), Number.isFinite(f) ? fmt(f) : '—', Number.isFinite(f) ? fmt(f / c!, 2) : '—'];
       })), '');
     }
-    console.log([`## crictl 1.34 as the client, ${new Date().toISOString().slice(0, 10)}`, '', facts, '', `crictl: ${bin}`, '', ...out].join('\n'));
+    console.log([`## crictl 1.34 as the client, ${new Date().toISOString().slice(0, 10)}`, '', facts, '', `crictl: ${bin}; container configs: ${SHAPE}`, '', ...out].join('\n'));
     if (PROFILE) {
       await daemon.cleanup(); // the profile is written when the daemon exits
       rig.daemons.length = 0;
