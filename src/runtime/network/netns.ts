@@ -24,7 +24,12 @@ function mountSpelling(path: string): string {
 }
 
 /** Unmounts and unlinks each pin; missing ones are fine. One mountinfo read per round, not per path. */
+/** Counts this process's unmounts of pins: a list's view of pins (sandbox-service.ts) is stale once it moves. */
+let pinReleases = 0;
+export const pinReleaseCount = (): number => pinReleases;
+
 export async function releasePins(paths: string[]): Promise<void> {
+  pinReleases++;
   // A path may be stacked with more than one mount after a crash mid-create; bounded.
   let left = paths.map(mountSpelling);
   for (let i = 0; i < 4 && left.length; i++) {
@@ -60,6 +65,10 @@ function nsfsDevice(): number {
  * cost more in round trips than in stats.
  */
 export async function pinsMounted(paths: string[]): Promise<boolean> {
+  return pinsMountedSync(paths);
+}
+
+export function pinsMountedSync(paths: string[]): boolean {
   const dev = nsfsDevice();
   for (const path of paths) {
     const s = statSync(path, { throwIfNoEntry: false });

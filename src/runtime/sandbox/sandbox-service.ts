@@ -10,7 +10,7 @@ import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { loadLocalhostSeccomp } from '../container/seccomp-profile.js';
 import { buildSandboxSpec, sandboxNamespaceModes } from '../container/spec.js';
 import { nowNs, toInt } from '../container/cri-values.js';
-import { pinsMounted, releasePins } from '../network/netns.js';
+import { pinReleaseCount, pinsMounted, pinsMountedSync, releasePins } from '../network/netns.js';
 import { podIps } from '../network/cni-result.js';
 import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
@@ -537,9 +537,10 @@ export class SandboxService {
   }
 
   /** READY only while the record says so and the pause process lives (without one: the pins still hold their namespaces). */
-  async liveState(record: SandboxRecord): Promise<'SANDBOX_READY' | 'SANDBOX_NOTREADY'> {
+  /** `listing`: a list's answer, which may take a no-infra pod's pins as a list saw them up to PINS_RECHECK_MS ago. */
+  async liveState(record: SandboxRecord, listing = false): Promise<'SANDBOX_READY' | 'SANDBOX_NOTREADY'> {
     if (record.state !== 'SANDBOX_READY' || record.creating) return 'SANDBOX_NOTREADY';
-    const alive = record.noInfra ? await pinsMounted(pinList(recordPins(record))) : record.pid > 0 && (await pidAlive(record.pid));
+    const alive = record.noInfra ? (listing ? pinsMountedAsListed(record) : await pinsMounted(pinList(recordPins(record)))) : record.pid > 0 && (await pidAlive(record.pid));
     return alive ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY';
   }
 
@@ -549,10 +550,31 @@ export class SandboxService {
     let records = this.ctx.sandboxes.listShared().filter((r) => !r.creating);
     if (f?.id) records = records.filter((r) => r.id.startsWith(f.id!));
     if (f?.labelSelector) records = records.filter((r) => matchLabels(r.config.labels, f.labelSelector!));
-    const items = await Promise.all(records.map(async (r) => sandboxListItem(r, await this.liveState(r))));
+    const items = await Promise.all(records.map(async (r) => sandboxListItem(r, await this.liveState(r, true))));
     const wanted = f?.state ? (typeof f.state.state === 'number' ? ['SANDBOX_READY', 'SANDBOX_NOTREADY'][f.state.state] : (f.state.state ?? 'SANDBOX_READY')) : undefined;
     return { items: wanted ? items.filter((i) => i.state === wanted) : items };
   }
+}
+
+/**
+ * How long a list trusts what it saw of a no-infra pod's pins. Only a StopPodSandbox unmounts them:
+ * in another process it rewrites the record (a new shared record object, seen afresh), in this one
+ * it also moves pinReleaseCount (every view is stale then, even when the record's write failed).
+ * So the recheck only catches someone unmounting a pin by hand. A relist every second (kubelet's)
+ * then costs one stat per pod (its record) instead of four: three stats a pod were a fifth of a
+ * ListPodSandbox's CPU at 20 pods. PodSandboxStatus and every other caller look at the pins afresh.
+ */
+const PINS_RECHECK_MS = 2000;
+const pinsSeen = new WeakMap<SandboxRecord, { at: number; releases: number; mounted: boolean }>();
+
+function pinsMountedAsListed(record: SandboxRecord): boolean {
+  const now = performance.now();
+  const releases = pinReleaseCount();
+  const seen = pinsSeen.get(record);
+  if (seen && seen.releases === releases && now - seen.at < PINS_RECHECK_MS) return seen.mounted;
+  const mounted = pinsMountedSync(pinList(recordPins(record)));
+  if (Object.isFrozen(record)) pinsSeen.set(record, { at: now, releases, mounted });
+  return mounted;
 }
 
 /**
