@@ -989,17 +989,7 @@ func (o floorOpts) podUp(p *floorPod, chain cniChain, tmpl []byte) error {
 		return err
 	}
 	if o.noPause {
-		return timed(&p.calls, "run container", func() error {
-			b, err := o.bundle(p, tmpl, p.id+"-app", o.rootfs, []string{"sleep", "3600"}, map[string]string{"network": p.netns})
-			if err != nil {
-				return err
-			}
-			if err := o.runDetached(b, p.id+"-app", ""); err != nil {
-				return err
-			}
-			p.started = append(p.started, p.id+"-app")
-			return nil
-		})
+		return timed(&p.calls, "run container", func() error { return o.runApp(p, tmpl, map[string]string{"network": p.netns}) })
 	}
 	pidFile := filepath.Join(o.dir, p.id+".pid")
 	err = timed(&p.calls, "run pause", func() error {
@@ -1022,16 +1012,21 @@ func (o floorOpts) podUp(p *floorPod, chain cniChain, tmpl []byte) error {
 			return err
 		}
 		ns := func(t string) string { return fmt.Sprintf("/proc/%s/ns/%s", strings.TrimSpace(string(pid)), t) }
-		b, err := o.bundle(p, tmpl, p.id+"-app", o.rootfs, []string{"sleep", "3600"}, map[string]string{"network": p.netns, "ipc": ns("ipc"), "uts": ns("uts")})
-		if err != nil {
-			return err
-		}
-		if err := o.runDetached(b, p.id+"-app", ""); err != nil {
-			return err
-		}
-		p.started = append(p.started, p.id+"-app")
-		return nil
+		return o.runApp(p, tmpl, map[string]string{"network": p.netns, "ipc": ns("ipc"), "uts": ns("uts")})
 	})
+}
+
+// runApp runs the pod's container (`sleep 3600` on the busybox rootfs) joining the namespaces ns names.
+func (o floorOpts) runApp(p *floorPod, tmpl []byte, ns map[string]string) error {
+	b, err := o.bundle(p, tmpl, p.id+"-app", o.rootfs, []string{"sleep", "3600"}, ns)
+	if err != nil {
+		return err
+	}
+	if err := o.runDetached(b, p.id+"-app", ""); err != nil {
+		return err
+	}
+	p.started = append(p.started, p.id+"-app")
+	return nil
 }
 
 // podDown undoes whatever podUp did, containers first: `delete -f`, CNI DEL in reverse order,

@@ -2,14 +2,17 @@
 // at N = 2 on isulats daemon and on containerd 1.6 (pods up at once, 2 s of relist, stats and
 // probes, all removed), and bench/daemon/crictl-client.ts's `crictl run` + `rmp -f` and
 // step-by-step lifecycle against the daemon with upstream crictl (skipped without a crictl build:
-// scripts/build-critest.sh --crictl-only). Only that the work was done and every figure is there; no timed assertions.
+// scripts/build-critest.sh --crictl-only), and the floor of `crictl run` (bench/daemon/floor.ts: one
+// pod by bare runc and CNI, no pause). Only that the work was done and every figure is there; no timed assertions.
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crictlBinary } from '../../bench/crictl-binary.js';
 import { moveToCpuacctGroup, type CpuacctGroup } from '../../bench/daemon/cpuacct-group.js';
 import { CRICTL_STEPS, crictlFor, crictlRunThenRmp, crictlSteps } from '../../bench/daemon/crictl-client.js';
 import { goClient } from '../../bench/daemon/go-client.js';
+import { prepareFloor } from '../../bench/daemon/floor.js';
 import { LISTS, measureNode, type NodeTarget } from '../../bench/daemon/node-scale.js';
 import { startContainerd, type Containerd } from '../rig/containerd.js';
 import { startIsulatsDaemon, type IsulatsDaemon } from '../rig/isulats-daemon.js';
@@ -78,4 +81,15 @@ describe('node-scale and crictl bench code at N = 2', () => {
     // kubelet's log layout from the pod config: one directory per pod under <dir>/logs.
     expect((await readdir(`${dir}/logs`)).filter((d) => d.startsWith('bench_checkout-frontend-'))).toHaveLength(2);
   }, 180_000);
+
+  it('brings a pod up and down by bare runc and CNI with no pause container (the floor of crictl run)', async () => {
+    const floor = await prepareFloor(join(dir, 'floor'));
+    try {
+      const out = await floor.run(1, 'runc', 'nsb', { noPause: true });
+      expect({ failed: out.failed, up: out.pods[0]?.calls.map((c) => c.call), down: out.pods[0]?.teardown.map((c) => c.call) })
+        .toEqual({ failed: 0, up: ['netns', 'CNI ADD', 'run container'], down: ['delete -f', 'CNI DEL', 'netns remove'] });
+    } finally {
+      await floor.cleanup();
+    }
+  }, 120_000);
 });
