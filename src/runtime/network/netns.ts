@@ -23,11 +23,11 @@ function mountSpelling(path: string): string {
   }
 }
 
-/** Unmounts and unlinks each pin; missing ones are fine. One mountinfo read per round, not per path. */
 /** Counts this process's unmounts of pins: a list's view of pins (sandbox-service.ts) is stale once it moves. */
 let pinReleases = 0;
 export const pinReleaseCount = (): number => pinReleases;
 
+/** Unmounts and unlinks each pin; missing ones are fine. One mountinfo read per round, not per path. */
 export async function releasePins(paths: string[]): Promise<void> {
   pinReleases++;
   // A path may be stacked with more than one mount after a crash mid-create; bounded.

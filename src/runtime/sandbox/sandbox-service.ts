@@ -536,8 +536,11 @@ export class SandboxService {
     return {};
   }
 
-  /** READY only while the record says so and the pause process lives (without one: the pins still hold their namespaces). */
-  /** `listing`: a list's answer, which may take a no-infra pod's pins as a list saw them up to PINS_RECHECK_MS ago. */
+  /**
+   * READY only while the record says so and the pause process lives (without one: the pins still
+   * hold their namespaces). `listing`: for a list's answer, which may take a no-infra pod's pins as
+   * a list saw them up to PINS_RECHECK_MS ago.
+   */
   async liveState(record: SandboxRecord, listing = false): Promise<'SANDBOX_READY' | 'SANDBOX_NOTREADY'> {
     if (record.state !== 'SANDBOX_READY' || record.creating) return 'SANDBOX_NOTREADY';
     const alive = record.noInfra ? (listing ? pinsMountedAsListed(record) : await pinsMounted(pinList(recordPins(record)))) : record.pid > 0 && (await pidAlive(record.pid));
