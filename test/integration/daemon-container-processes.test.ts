@@ -1,6 +1,6 @@
 // The processes each container call spawns in `isulats daemon`, grandchildren included, counted
-// with strace on real runc and conmon: StartContainer is conmon, `runc create` (and its
-// `runc init`) and `runc start`; StopContainer is one `runc kill` and one `runc delete` (the
+// with strace on real runc and conmon: StartContainer is conmon and `runc create` (and its
+// `runc init`), no `runc start` (the daemon reads the exec FIFO itself); StopContainer is one `runc kill` and one `runc delete` (the
 // wait for the exit reads conmon's exit file: no `runc state` polls); a container that exits by
 // itself costs the same `runc delete`, run by the daemon as it sees conmon's exit file (it
 // removes the cgroup and kills what the init left), so RemoveContainer spawns nothing either way.
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe('processes per container call (isulats daemon, runc, conmon)', () => {
-  it('spawns only conmon and runc create/start at start, runc kill + delete at stop, nothing more at remove', async () => {
+  it('spawns only conmon and runc create at start, runc kill + delete at stop, nothing more at remove', async () => {
     const uid = randomUUID();
     const sandboxConfig: CriMessage = {
       metadata: { name: `procs-${uid}`, uid, namespace: `procs-ns-${uid.slice(0, 8)}`, attempt: 0 },
@@ -120,7 +120,7 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
       label,
       list.map(execName).filter((n) => !WORKLOAD.has(n)).sort(),
     ]));
-    const start = ['conmon', 'runc create', 'runc init', 'runc start'].sort();
+    const start = ['conmon', 'runc create', 'runc init'].sort(); // the daemon itself releases the init (no runc start)
     const stop = ['runc delete', 'runc kill'];
     expect(spawned).toEqual({
       CreateContainer: [],
@@ -244,7 +244,7 @@ describe('processes per container call (isulats daemon, runc, conmon)', () => {
       }
       const spawned = Object.fromEntries([...execsPerCall(execs, windows)].map(([label, list]) => [label, list.map(execName).filter((n) => !WORKLOAD.has(n)).sort()]));
       expect(spawned).toEqual({
-        'StartContainer, then the exit (no call)': ['conmon', 'runc create', 'runc delete', 'runc init', 'runc start'],
+        'StartContainer, then the exit (no call)': ['conmon', 'runc create', 'runc delete', 'runc init'],
         ContainerStatus: [],
         'StopContainer (exited)': [],
         'RemoveContainer (exited by itself)': [],
