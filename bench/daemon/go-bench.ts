@@ -80,10 +80,13 @@ let seq = 0;
 /** --clients crictl: one crictl (its config file) per endpoint. */
 const crictls = new Map<string, Promise<Crictl>>();
 function crictlOf(endpoint: string, ctx: { dir: string; image: string }): Promise<Crictl> {
-  const bin = crictlBinary();
-  if (!bin) throw new Error('no crictl: run scripts/build-critest.sh --crictl-only');
   let c = crictls.get(endpoint);
-  if (!c) crictls.set(endpoint, (c = crictlFor(bin, endpoint, ctx.dir, ctx.image, `c${crictls.size}`)));
+  if (!c) {
+    // Found once per endpoint: the lookup hashes the cri-tools tarball.
+    const bin = crictlBinary();
+    if (!bin) throw new Error('no crictl: run scripts/build-critest.sh --crictl-only');
+    crictls.set(endpoint, (c = crictlFor(bin, endpoint, ctx.dir, ctx.image, `c${crictls.size}`)));
+  }
   return c;
 }
 

@@ -64,11 +64,7 @@ function nsfsDevice(): number {
  * stat waits for two thread-pool wake-ups, which made a ListPodSandbox of 10 pods (3 pins each)
  * cost more in round trips than in stats.
  */
-export async function pinsMounted(paths: string[]): Promise<boolean> {
-  return pinsMountedSync(paths);
-}
-
-export function pinsMountedSync(paths: string[]): boolean {
+export function pinsMounted(paths: string[]): boolean {
   const dev = nsfsDevice();
   for (const path of paths) {
     const s = statSync(path, { throwIfNoEntry: false });

@@ -10,7 +10,7 @@ import { cgroupsPathFor, Undo, type EngineContext } from '../engine-context.js';
 import { loadLocalhostSeccomp } from '../container/seccomp-profile.js';
 import { buildSandboxSpec, sandboxNamespaceModes } from '../container/spec.js';
 import { nowNs, toInt } from '../container/cri-values.js';
-import { pinReleaseCount, pinsMounted, pinsMountedSync, releasePins } from '../network/netns.js';
+import { pinReleaseCount, pinsMounted, releasePins } from '../network/netns.js';
 import { podIps } from '../network/cni-result.js';
 import { newId } from '../store/id-registry.js';
 import { PRIVATE_DIR_MODE } from '../store/private-dirs.js';
@@ -543,7 +543,7 @@ export class SandboxService {
    */
   async liveState(record: SandboxRecord, listing = false): Promise<'SANDBOX_READY' | 'SANDBOX_NOTREADY'> {
     if (record.state !== 'SANDBOX_READY' || record.creating) return 'SANDBOX_NOTREADY';
-    const alive = record.noInfra ? (listing ? pinsMountedAsListed(record) : await pinsMounted(pinList(recordPins(record)))) : record.pid > 0 && (await pidAlive(record.pid));
+    const alive = record.noInfra ? (listing ? pinsMountedAsListed(record) : pinsMounted(pinList(recordPins(record)))) : record.pid > 0 && (await pidAlive(record.pid));
     return alive ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY';
   }
 
@@ -575,7 +575,7 @@ function pinsMountedAsListed(record: SandboxRecord): boolean {
   const releases = pinReleaseCount();
   const seen = pinsSeen.get(record);
   if (seen && seen.releases === releases && now - seen.at < PINS_RECHECK_MS) return seen.mounted;
-  const mounted = pinsMountedSync(pinList(recordPins(record)));
+  const mounted = pinsMounted(pinList(recordPins(record)));
   if (Object.isFrozen(record)) pinsSeen.set(record, { at: now, releases, mounted });
   return mounted;
 }
